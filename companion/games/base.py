@@ -1,0 +1,150 @@
+"""The one small surface every game implements (see shared/guide/ARCHITECTURE.md).
+
+A game is a module-level object (usually a module) exposing:
+
+    ID: str                          stable id used in URLs, the registry and the log
+    NAME: str                        i18n key of the game's display name
+    MIN_SEATS, MAX_SEATS: int
+    OPTIONS: list[Option]            table options the host may set before the start
+    MESSAGES: dict[lang, dict[key, text]]   the game's own catalog ("en", "de", "fr")
+
+    setup(options, seats, seed) -> state          deterministic for a given seed
+    legal(state, seat) -> list[dict]              actions this seat may take now (seat None = host)
+    apply(state, action) -> state                 validates; raises RuleError; never mutates its input
+    view(state, seat) -> dict                     what that seat may see; None = public / host view
+    result(state) -> dict | None                  final scores, ranks, tie-breaks once the game ended
+
+State is plain JSON-able data (dicts, lists, str, int, bool, None). Actions are dicts with a
+"type" key; the table stamps "seat" (int index, or None for the host) from the authenticated
+token, so a game never trusts a client-supplied seat. Randomness comes only from the seed
+(see `rng`), so replaying the log gives the same state.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+class RuleError(Exception):
+    """An action the rules do not allow. `key` is a message-catalog key, `params` its values.
+
+    The table turns it into a sentence in the player's language; str() gives English.
+    """
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:  # English, for logs and tests
+        from companion.i18n import t
+
+        return t("en", self.key, **self.params)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table option. kind: "choice" (choices), "int" (min/max), "bool", "text"."""
+
+    name: str
+    label: str  # i18n key
+    kind: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    min: int | None = None
+    max: int | None = None
+    help: str = ""  # i18n key, optional
+    choice_labels: tuple[str, ...] = field(default=())  # i18n keys, parallel to choices
+
+    def coerce(self, value: Any) -> Any:
+        """Return the checked value or raise RuleError("err.option", ...)."""
+        if value is None:
+            return self.default
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
+                return value.lower() in ("true", "1", "yes")
+            raise RuleError("err.option", option=self.name)
+        if self.kind == "int":
+            try:
+                v = int(value)
+            except (TypeError, ValueError):
+                raise RuleError("err.option", option=self.name) from None
+            if isinstance(value, bool) or (self.min is not None and v < self.min) or (
+                self.max is not None and v > self.max
+            ):
+                raise RuleError("err.option", option=self.name)
+            return v
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise RuleError("err.option", option=self.name)
+            return value
+        if self.kind == "text":
+            if not isinstance(value, str) or len(value) > 200:
+                raise RuleError("err.option", option=self.name)
+            return value
+        raise RuleError("err.option", option=self.name)
+
+
+def resolve_options(specs: list[Option], given: dict[str, Any] | None) -> dict[str, Any]:
+    """Defaults for every option, overridden by `given`; unknown names are refused."""
+    given = dict(given or {})
+    out: dict[str, Any] = {}
+    names = {o.name for o in specs}
+    for name in given:
+        if name not in names:
+            raise RuleError("err.option", option=str(name)[:40])
+    for o in specs:
+        out[o.name] = o.coerce(given.get(o.name))
+    return out
+
+
+class Game(Protocol):
+    ID: str
+    NAME: str
+    MIN_SEATS: int
+    MAX_SEATS: int
+    OPTIONS: list[Option]
+    MESSAGES: dict[str, dict[str, str]]
+
+    def setup(self, options: dict[str, Any], seats: list[dict[str, Any]], seed: int) -> State: ...
+    def legal(self, state: State, seat: int | None) -> list[Action]: ...
+    def apply(self, state: State, action: Action) -> State: ...
+    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+    def result(self, state: State) -> dict[str, Any] | None: ...
+
+
+def rng(state: State, purpose: str = "") -> random.Random:
+    """A deterministic RNG for the next random draw; bumps state["rng_n"].
+
+    Call on the *new* state inside apply (after copying). Same seed + same actions = same draws.
+    """
+    n = state.get("rng_n", 0)
+    state["rng_n"] = n + 1
+    return random.Random(f"{state['seed']}:{n}:{purpose}")
+
+
+def clone(state: State) -> State:
+    """Deep copy for apply(): rules never mutate the state they were given."""
+    return copy.deepcopy(state)
+
+
+def require(cond: bool, key: str, **params: Any) -> None:
+    if not cond:
+        raise RuleError(key, **params)
+
+
+def check_int(value: Any, lo: int, hi: int, key: str = "err.range") -> int:
+    """An int from a client payload within [lo, hi], or RuleError (bools and floats refused)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError("err.not_a_number")
+    if value < lo or value > hi:
+        raise RuleError(key, lo=lo, hi=hi)
+    return value
