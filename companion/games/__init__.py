@@ -7,7 +7,7 @@ from types import ModuleType
 
 from companion import i18n
 
-GAME_MODULES = ["sealed_vote"]
+GAME_MODULES = ["sealed_vote", "quovadis"]
 
 _games: dict[str, ModuleType] = {}
 
