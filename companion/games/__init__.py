@@ -7,7 +7,7 @@ from types import ModuleType
 
 from companion import i18n
 
-GAME_MODULES = ["sealed_vote", "quovadis"]
+GAME_MODULES = ["sealed_vote", "quovadis", "lutece"]
 
 _games: dict[str, ModuleType] = {}
 
