@@ -15,7 +15,7 @@ i18n.register(L.MESSAGES)
 
 
 def seats(n: int) -> list[dict[str, Any]]:
-    return [{"name": nm, "colour": c} for nm, c in zip("Ann Bob Cid Dee Eve".split(), "rgbyp")][:n]
+    return [{"name": nm, "colour": c} for nm, c in zip("Ann Bob Cid Dee Eve".split(), "rgbyp", strict=True)][:n]
 
 
 def new(n: int = 3, **opts: Any) -> dict[str, Any]:
