@@ -1,0 +1,117 @@
+"""The `companion` command: serve the app (default) or print card sheets."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import socket
+import sys
+import webbrowser
+from pathlib import Path
+
+DEFAULT_PORT = 8550
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "tabletop-companion"
+
+
+def serve_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="companion",
+        description="Tabletop Companion: host a table; phones join by QR code over the local Wi-Fi. "
+                    "Fully offline. Sub-commands: serve (default), print (card sheets; see "
+                    "'companion print --help').")
+    p.add_argument("--host", default="0.0.0.0",
+                   help="address to listen on (default 0.0.0.0: all interfaces, so phones can reach it)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
+    p.add_argument("--data-dir", default=str(default_data_dir()),
+                   help="where tables are stored (SQLite); created private to you (default %(default)s)")
+    p.add_argument("--public-url", default=None,
+                   help="base URL phones should open, e.g. http://192.168.1.20:8550 – overrides the "
+                        "automatic choice of LAN address for the QR code")
+    p.add_argument("--no-browser", action="store_true", help="do not open the host page in a local browser")
+    return p
+
+
+def port_free(host: str, port: int) -> str | None:
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        s.bind((host, port))
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            return f"Port {port} is already in use. Start with another port, e.g.: companion --port {port + 1}"
+        if e.errno == errno.EACCES:
+            return f"Port {port} needs administrator rights. Use --port with a number above 1024."
+        return f"Cannot listen on {host}:{port}: {e.strerror}. Check --host and --port."
+    finally:
+        s.close()
+    return None
+
+
+def terminal_qr(url: str) -> str:
+    import qrcode
+
+    qr = qrcode.QRCode(border=1)
+    qr.add_data(url)
+    qr.make(fit=True)
+    rows = qr.get_matrix()
+    lines = []
+    for y in range(0, len(rows), 2):
+        top, bottom = rows[y], rows[y + 1] if y + 1 < len(rows) else [False] * len(rows[y])
+        lines.append("".join("█" if a and b else "▀" if a else "▄" if b else " " for a, b in zip(top, bottom,
+                                                                                                  strict=False)))
+    return "\n".join(lines)
+
+
+def serve(argv: list[str]) -> int:
+    args = serve_parser().parse_args(argv)
+    problem = port_free(args.host, args.port)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    os.environ.setdefault("FLET_FORCE_WEB_SERVER", "true")
+    import uvicorn
+
+    from companion import net
+    from companion.app import build, open_hub
+
+    bases = net.base_urls(args.port, args.public_url)
+    join_base = bases[0]
+    hub, data_problem = open_hub(args.data_dir)
+    if data_problem:
+        print(f"WARNING: {data_problem}", file=sys.stderr)
+    host_url = f"http://127.0.0.1:{args.port}/"
+    print("Tabletop Companion – offline table server")
+    print(f"  Host screen (open on this computer): {host_url}")
+    print(f"  Phones join at:                      {join_base}/t/CODE  (the host screen shows the code)")
+    if len(bases) > 1:
+        print("  Other addresses of this computer:    " + ", ".join(bases[1:4]))
+    print(f"  Data: {args.data_dir}")
+    print(terminal_qr(join_base + "/"))
+    app = build(hub, join_base, bases[1:], data_problem)
+    if not args.no_browser and (os.environ.get("DISPLAY") or sys.platform in ("darwin", "win32")):
+        try:
+            webbrowser.open(host_url)
+        except webbrowser.Error:
+            pass
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_ping_interval=20)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "print":
+        from companion.printing.cli import main as print_main
+
+        return print_main(argv[1:])
+    if argv and argv[0] == "serve":
+        argv = argv[1:]
+    return serve(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,401 @@
+"""A table: join code, seats, host token, options, seed and the action log.
+
+The log *is* the table: every change (a seat joined, the start, a game action, an undo) is
+an entry appended to the store before it takes effect in memory, and loading a table replays
+its entries. The game state is the replay of `setup` + the effective game actions; undo drops
+the last one and replays.
+
+Entries (key "k"):
+    create  {game, options, seed, host, seats:[{name, colour}]}
+    join    {seat, token, name}          a phone takes a free seat (before the start)
+    spectate{token, name}                a phone watches (after the start, or a full table)
+    seat    {token, seat}                host seats a spectator in a free seat
+    rename  {seat, name}
+    free    {seat}                       host frees a seat (its device loses it)
+    swap    {a, b}                       host swaps two seats' devices and names
+    start   {}
+    act     {seat, action}               a game action (seat None = host)
+    undo    {}                           drops the last effective game action
+    end     {}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+from companion.games import get as get_game
+from companion.games.base import RuleError, resolve_options
+from companion.table.store import Store
+
+COLOURS = ["#d32f2f", "#1976d2", "#388e3c", "#f9a825", "#7b1fa2", "#f57c00", "#00838f", "#5d4037"]
+MAX_NAME = 24
+
+
+def new_token() -> str:
+    """A seat or host token: 128 bits of randomness, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def clean_name(name: Any) -> str:
+    """A display name: printable, at most MAX_NAME characters; emoji and RTL text are kept.
+
+    Control and format characters (including bidi overrides) are dropped so a name cannot
+    garble the screen around it. Empty after cleaning → RuleError.
+    """
+    if not isinstance(name, str):
+        raise RuleError("tbl.err.name")
+    out = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
+    out = " ".join(out.split())
+    if not out:
+        raise RuleError("tbl.err.name")
+    if len(out) > MAX_NAME:
+        raise RuleError("tbl.err.name_long", max=MAX_NAME)
+    return out
+
+
+class Table:
+    def __init__(self, code: str, store: Store) -> None:
+        self.code = code
+        self.store = store
+        self.entries: list[dict[str, Any]] = []
+        self.game: Any = None
+        self.game_id = ""
+        self.options: dict[str, Any] = {}
+        self.seed = 0
+        self._host = ""
+        self.seats: list[dict[str, Any]] = []  # {name, colour, token|None}
+        self.spectators: dict[str, str] = {}  # token -> name
+        self.phase = "lobby"  # lobby | playing | ended
+        self.actions: list[dict[str, Any]] = []  # effective game actions
+        self.state: dict[str, Any] | None = None
+        self.setup_seats: list[dict[str, Any]] = []  # names/colours as given to setup
+        self.version = 0
+        self.presence: dict[int, int] = {}  # seat -> live sessions (not logged)
+        self._listeners: list[Callable[[Table], None]] = []
+        self._lock = asyncio.Lock()
+
+    # ---------- creation and loading ----------
+    @classmethod
+    def create(cls, store: Store, code: str, game_id: str, options: dict[str, Any] | None,
+               seats: list[dict[str, Any]], seed: int | None = None) -> Table:
+        game = get_game(game_id)
+        if not (game.MIN_SEATS <= len(seats) <= game.MAX_SEATS):
+            raise RuleError("tbl.err.seat_count", lo=game.MIN_SEATS, hi=game.MAX_SEATS)
+        opts = resolve_options(game.OPTIONS, options)
+        clean = []
+        for i, s in enumerate(seats):
+            name = clean_name(s.get("name") or f"{i + 1}")
+            colour = s.get("colour") or COLOURS[i % len(COLOURS)]
+            if not (isinstance(colour, str) and colour.startswith("#") and len(colour) in (7, 9)):
+                raise RuleError("tbl.err.colour")
+            clean.append({"name": name, "colour": colour})
+        t = cls(code, store)
+        t._do({"k": "create", "game": game_id, "options": opts,
+               "seed": seed if seed is not None else secrets.randbits(48),
+               "host": new_token(), "seats": clean}, persist=True)
+        return t
+
+    @classmethod
+    def load(cls, store: Store, code: str) -> Table:
+        t = cls(code, store)
+        for e in store.entries(code):
+            t._do(e, persist=False)
+        return t
+
+    # ---------- identity ----------
+    def is_host(self, token: Any) -> bool:
+        return isinstance(token, str) and bool(token) and hmac.compare_digest(token, self._host)
+
+    @property
+    def host_token(self) -> str:
+        return self._host
+
+    def seat_of(self, token: Any) -> int | None:
+        if not isinstance(token, str) or not token:
+            return None
+        for i, s in enumerate(self.seats):
+            if s["token"] and hmac.compare_digest(s["token"], token):
+                return i
+        return None
+
+    def is_spectator(self, token: Any) -> bool:
+        return isinstance(token, str) and token in self.spectators
+
+    def free_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if not s["token"]]
+
+    # ---------- listeners ----------
+    def subscribe(self, cb: Callable[[Table], None]) -> None:
+        self._listeners.append(cb)
+
+    def unsubscribe(self, cb: Callable[[Table], None]) -> None:
+        if cb in self._listeners:
+            self._listeners.remove(cb)
+
+    def notify(self) -> None:
+        for cb in list(self._listeners):
+            cb(self)
+
+    def connect(self, seat: int | None) -> None:
+        if seat is not None:
+            self.presence[seat] = self.presence.get(seat, 0) + 1
+            self.notify()
+
+    def disconnect(self, seat: int | None) -> None:
+        if seat is not None and self.presence.get(seat):
+            self.presence[seat] -= 1
+            self.notify()
+
+    # ---------- the one way in ----------
+    async def submit(self, entry: dict[str, Any]) -> None:
+        """Validate, persist (off the event loop), then apply and notify. Raises RuleError/StoreError."""
+        async with self._lock:
+            commit = self._prepare(entry)
+            seq = len(self.entries)
+            await asyncio.to_thread(self.store.append, self.code, seq, entry)
+            self.entries.append(entry)
+            commit()
+            self.version += 1
+        self.notify()
+
+    def submit_sync(self, entry: dict[str, Any]) -> None:
+        """Same as submit() for code without an event loop (tests, tools)."""
+        self._do(entry, persist=True)
+        self.notify()
+
+    def _do(self, entry: dict[str, Any], persist: bool) -> None:
+        commit = self._prepare(entry)
+        if persist:
+            self.store.append(self.code, len(self.entries), entry)
+        self.entries.append(entry)
+        commit()
+        self.version += 1
+
+    # ---------- validation: returns the change to make once the entry is stored ----------
+    def _prepare(self, e: dict[str, Any]) -> Callable[[], None]:
+        k = e.get("k")
+        if k == "create":
+            if self.entries:
+                raise RuleError("err.not_now")
+
+            def commit() -> None:
+                self.game = get_game(e["game"])
+                self.game_id = e["game"]
+                self.options = e["options"]
+                self.seed = e["seed"]
+                self._host = e["host"]
+                self.seats = [{"name": s["name"], "colour": s["colour"], "token": None}
+                              for s in e["seats"]]
+            return commit
+        if self.phase == "ended" and k != "undo":
+            raise RuleError("err.game_over")
+        if k == "join":
+            seat = e.get("seat")
+            if self.phase != "lobby":
+                raise RuleError("tbl.err.started")
+            if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+                raise RuleError("tbl.err.no_seat")
+            if self.seats[seat]["token"]:
+                raise RuleError("tbl.err.seat_taken")
+            name = clean_name(e["name"]) if e.get("name") else self.seats[seat]["name"]
+
+            def commit() -> None:
+                self.seats[seat]["token"] = e["token"]
+                self.seats[seat]["name"] = name
+            return commit
+        if k == "spectate":
+            name = clean_name(e.get("name") or "?")
+            return lambda: self.spectators.__setitem__(e["token"], name)
+        if k == "seat":
+            seat = e.get("seat")
+            token = e.get("token")
+            if token not in self.spectators:
+                raise RuleError("tbl.err.no_spectator")
+            if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+                raise RuleError("tbl.err.no_seat")
+            if self.seats[seat]["token"]:
+                raise RuleError("tbl.err.seat_taken")
+
+            def commit() -> None:
+                self.seats[seat]["token"] = token
+                if self.phase == "lobby":
+                    self.seats[seat]["name"] = self.spectators[token]
+                del self.spectators[token]
+            return commit
+        if k == "rename":
+            seat = e.get("seat")
+            if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+                raise RuleError("tbl.err.no_seat")
+            name = clean_name(e.get("name"))
+            return lambda: self.seats[seat].__setitem__("name", name)
+        if k == "free":
+            seat = e.get("seat")
+            if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+                raise RuleError("tbl.err.no_seat")
+            if not self.seats[seat]["token"]:
+                raise RuleError("tbl.err.seat_free")
+
+            def commit() -> None:
+                self.seats[seat]["token"] = None
+                self.presence.pop(seat, None)
+            return commit
+        if k == "swap":
+            a, b = e.get("a"), e.get("b")
+            n = len(self.seats)
+            if not (isinstance(a, int) and isinstance(b, int) and 0 <= a < n and 0 <= b < n and a != b):
+                raise RuleError("tbl.err.no_seat")
+
+            def commit() -> None:
+                sa, sb = self.seats[a], self.seats[b]
+                sa["token"], sb["token"] = sb["token"], sa["token"]
+                sa["name"], sb["name"] = sb["name"], sa["name"]
+                pa, pb = self.presence.get(a, 0), self.presence.get(b, 0)
+                self.presence[a], self.presence[b] = pb, pa
+            return commit
+        if k == "start":
+            if self.phase != "lobby":
+                raise RuleError("tbl.err.started")
+            seats = [{"name": s["name"], "colour": s["colour"]} for s in self.seats]
+            state = self.game.setup(self.options, seats, self.seed)
+
+            def commit() -> None:
+                self.phase = "playing"
+                self.setup_seats = seats
+                self.state = state
+                self.actions = []
+            return commit
+        if k == "act":
+            if self.phase != "playing" or self.state is None:
+                raise RuleError("tbl.err.not_started")
+            action = e.get("action")
+            if not isinstance(action, dict):
+                raise RuleError("err.unknown_action")
+            action = {**action, "seat": e.get("seat")}
+            new_state = self._apply(self.state, action)
+
+            def commit() -> None:
+                self.actions.append(action)
+                self.state = new_state
+            return commit
+        if k == "undo":
+            if self.phase == "lobby":
+                raise RuleError("tbl.err.not_started")
+            if not self.actions and self.phase != "ended":
+                raise RuleError("tbl.err.nothing_to_undo")
+            if self.phase == "ended":
+                return lambda: setattr(self, "phase", "playing")
+            actions = self.actions[:-1]
+            state = self.replay(actions)
+
+            def commit() -> None:
+                self.actions = actions
+                self.state = state
+            return commit
+        if k == "end":
+            if self.phase != "playing":
+                raise RuleError("tbl.err.not_started")
+            return lambda: setattr(self, "phase", "ended")
+        raise RuleError("err.unknown_action")
+
+    def _apply(self, state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return self.game.apply(state, action)
+        except RuleError:
+            raise
+        except Exception as ex:  # a bad payload must never crash the table
+            raise RuleError("err.unknown_action") from ex
+
+    def replay(self, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        state = self.game.setup(self.options, self.setup_seats, self.seed)
+        for a in actions:
+            state = self.game.apply(state, a)
+        return state
+
+    # ---------- what screens may see ----------
+    def view(self, seat: int | None) -> dict[str, Any] | None:
+        if self.state is None:
+            return None
+        return self.game.view(self.state, seat)
+
+    def legal(self, seat: int | None) -> list[dict[str, Any]]:
+        if self.state is None or self.phase != "playing":
+            return []
+        return self.game.legal(self.state, seat)
+
+    def result(self) -> dict[str, Any] | None:
+        if self.state is None:
+            return None
+        return self.game.result(self.state)
+
+    def seat_status(self, seat: int) -> str:
+        """free / joined / connected (+ submitted, from the game's public view)."""
+        s = self.seats[seat]
+        if not s["token"]:
+            return "free"
+        return "connected" if self.presence.get(seat) else "joined"
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        return [{"name": s["name"], "colour": s["colour"], "status": self.seat_status(i)}
+                for i, s in enumerate(self.seats)]
+
+    # ---------- authorised requests: the only entry point for screens ----------
+    HOST_OPS = frozenset({"free", "swap", "seat", "start", "undo", "end", "host_act", "host_rename"})
+
+    async def request(self, token: Any, op: dict[str, Any]) -> dict[str, Any]:
+        """Check who asks (host token, seat token or nobody) and submit the matching entry.
+
+        Returns {"token": ...} for join/spectate (the new device token). Raises RuleError with a
+        message key for everything refused; nothing is stored then.
+        """
+        entry, reply = self.authorise(token, op)
+        await self.submit(entry)
+        return reply
+
+    def request_sync(self, token: Any, op: dict[str, Any]) -> dict[str, Any]:
+        entry, reply = self.authorise(token, op)
+        self.submit_sync(entry)
+        return reply
+
+    def authorise(self, token: Any, op: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        if not isinstance(op, dict) or not isinstance(op.get("op"), str):
+            raise RuleError("err.unknown_action")
+        kind = op["op"]
+        if kind in self.HOST_OPS:
+            if not self.is_host(token):
+                raise RuleError("err.host_only")
+            if kind == "free":
+                return {"k": "free", "seat": op.get("seat")}, {}
+            if kind == "swap":
+                return {"k": "swap", "a": op.get("a"), "b": op.get("b")}, {}
+            if kind == "seat":
+                return {"k": "seat", "token": op.get("token"), "seat": op.get("seat")}, {}
+            if kind == "host_rename":
+                return {"k": "rename", "seat": op.get("seat"), "name": op.get("name")}, {}
+            if kind == "host_act":
+                return {"k": "act", "seat": None, "action": op.get("action")}, {}
+            return {"k": kind}, {}
+        if kind == "join":
+            if self.phase != "lobby" or not self.free_seats():
+                if self.phase == "lobby":
+                    raise RuleError("tbl.err.full")
+                raise RuleError("tbl.err.started")
+            tok = new_token()
+            return {"k": "join", "seat": op.get("seat"), "token": tok, "name": op.get("name")}, {"token": tok}
+        if kind == "spectate":
+            tok = new_token()
+            return {"k": "spectate", "token": tok, "name": op.get("name") or "?"}, {"token": tok}
+        seat = self.seat_of(token)
+        if seat is None:
+            raise RuleError("tbl.err.bad_token" if token else "err.seat_only")
+        if kind == "rename":
+            if self.phase != "lobby":
+                raise RuleError("tbl.err.started")
+            return {"k": "rename", "seat": seat, "name": op.get("name")}, {}
+        if kind == "act":
+            return {"k": "act", "seat": seat, "action": op.get("action")}, {}
+        raise RuleError("err.unknown_action")

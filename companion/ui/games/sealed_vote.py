@@ -1,0 +1,191 @@
+"""Screens of the generic sealed vote / bid."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from companion.ui import kit
+from companion.ui.kit import UiContext
+
+
+def _question_title(ctx: UiContext, view: dict[str, Any]) -> str:
+    q = view["question"]
+    return q["question"] or ctx.t("sv.default_question")
+
+
+def _results(ctx: UiContext, res: dict[str, Any], big: bool = False) -> list[ft.Control]:
+    q = res["question"]
+    rows: list[ft.Control] = []
+    for r in res["rows"]:
+        value = r["value"]
+        shown = ctx.t("sv.no_value") if value is None else ctx.tv(value)
+        rows.append(ft.Row([
+            kit.seat_dot(ctx.colour(r["seat"]), 22 if big else 16),
+            ft.Text(ctx.name(r["seat"]), size=22 if big else 17, expand=True),
+            ft.Text(shown, size=26 if big else 20, weight=ft.FontWeight.BOLD),
+        ]))
+    s = res["summary"]
+    if q["mode"] == "number":
+        if s["count"]:
+            rows.append(ft.Text(ctx.t("sv.sum", sum=s["sum"], max=s["max"], min=s["min"]), size=16))
+            rows.append(ft.Text(ctx.t("sv.top", names=", ".join(ctx.name(x) for x in s["top"])),
+                                size=18, weight=ft.FontWeight.BOLD))
+    else:
+        tally = "  ·  ".join(f"{ctx.tv(c)}: {n}" for c, n in s["counts"].items())
+        rows.append(ft.Text(f"{ctx.t('sv.tally')}: {tally}", size=18, weight=ft.FontWeight.BOLD))
+    return rows
+
+
+def _history(ctx: UiContext, view: dict[str, Any], skip_latest: bool) -> list[ft.Control]:
+    out: list[ft.Control] = []
+    items = view["history"][1:] if skip_latest else view["history"]
+    for h in items:
+        head = f"{ctx.t('sv.round', n=h['round_no'])}: {h['question']['question'] or ctx.t('sv.default_question')}"
+        if h.get("abandoned"):
+            out.append(ft.Text(f"{head} – {ctx.t('sv.abandoned')}", size=14, italic=True))
+            continue
+        out.append(kit.card(ft.Text(head, size=15, weight=ft.FontWeight.BOLD), *_results(ctx, h)))
+    return out
+
+
+def phone(ctx: UiContext) -> list[ft.Control]:
+    v = ctx.view
+    q = v["question"]
+    rnd = v["round"]
+    out: list[ft.Control] = [
+        ft.Text(ctx.t("sv.round", n=v["round_no"]), size=15, color=ft.Colors.ON_SURFACE_VARIANT),
+        kit.title(_question_title(ctx, v), 24),
+    ]
+    if rnd["revealed"]:
+        out.append(kit.card(*_results(ctx, v["result"], big=True)))
+        out += _history(ctx, v, skip_latest=True)
+        return out
+    mine = rnd.get("mine")
+    locked = rnd.get("my_locked", False)
+    if locked:
+        out.append(kit.card(
+            ft.Text(ctx.t("ui.locked_in"), size=18, weight=ft.FontWeight.BOLD),
+            ft.Text(ctx.tv(mine), size=34, weight=ft.FontWeight.BOLD),
+            ft.Text(ctx.t("ui.wait_reveal"), size=16),
+        ))
+    elif q["mode"] == "choice":
+        for c in q["choices"]:
+            selected = mine == c
+
+            async def pick(e: Any, c: str = c) -> None:
+                await ctx.act({"type": "submit", "value": c})
+            out.append(ft.FilledButton(
+                content=ft.Text(("✓ " if selected else "") + ctx.tv(c), size=20, weight=ft.FontWeight.W_600),
+                on_click=pick, height=64, width=10_000,
+                style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=14),
+                                     bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGH,
+                                     color=ft.Colors.ON_PRIMARY if selected else ft.Colors.ON_SURFACE),
+            ))
+    else:
+        key = f"bid{v['round_no']}"
+        field = ft.TextField(
+            label=ctx.t("sv.your_bid", lo=q["min"], hi=q["max"]),
+            value=str(ctx.local.get(key, "" if mine is None else mine)),
+            keyboard_type=ft.KeyboardType.NUMBER, text_size=28, autofocus=False,
+        )
+
+        def changed(e: Any) -> None:
+            ctx.local[key] = field.value
+
+        async def send(e: Any) -> None:
+            raw = (field.value or "").strip()
+            try:
+                value: Any = int(raw)
+            except ValueError:
+                value = raw
+            if await ctx.act({"type": "submit", "value": value}):
+                ctx.local.pop(key, None)
+        field.on_change = changed
+        field.on_submit = send
+        out.append(field)
+        out.append(kit.button(ctx.t("ui.submit"), send))
+        if mine is not None:
+            out.append(ft.Text(ctx.t("ui.your_choice", value=mine), size=18))
+    if not locked:
+        async def lock(e: Any) -> None:
+            await ctx.act({"type": "lock"})
+        out.append(kit.button(ctx.t("ui.lock"), lock, disabled=mine is None, icon=ft.Icons.LOCK))
+        out.append(ft.Text(ctx.t("ui.lock_hint"), size=14, color=ft.Colors.ON_SURFACE_VARIANT))
+    out += _history(ctx, v, skip_latest=False)
+    return out
+
+
+def host(ctx: UiContext) -> list[ft.Control]:
+    v = ctx.view
+    rnd = v["round"]
+    out: list[ft.Control] = [
+        ft.Text(ctx.t("sv.round", n=v["round_no"]), size=18, color=ft.Colors.ON_SURFACE_VARIANT),
+        kit.title(_question_title(ctx, v), 34),
+    ]
+    if rnd["revealed"]:
+        out.append(kit.card(*_results(ctx, v["result"], big=True)))
+    else:
+        n = len(rnd["seats"])
+        out.append(ft.Text(ctx.t("ui.locked_count", n=len(rnd["locked"]), total=n), size=24,
+                           weight=ft.FontWeight.BOLD))
+    if ctx.table.phase == "playing":
+        out.append(_ask_form(ctx, v))
+    out += _history(ctx, v, skip_latest=rnd["revealed"])
+    return out
+
+
+def _ask_form(ctx: UiContext, v: dict[str, Any]) -> ft.Control:
+    q = v["question"]
+    loc = ctx.local
+    loc.setdefault("q", q["question"])
+    loc.setdefault("mode", q["mode"])
+    loc.setdefault("choices", ", ".join(ctx.tv(c) for c in q.get("choices", [])))
+    loc.setdefault("min", str(q.get("min", 0)))
+    loc.setdefault("max", str(q.get("max", 20)))
+
+    def bind(field: ft.TextField, key: str) -> ft.TextField:
+        def changed(e: Any) -> None:
+            loc[key] = field.value
+        field.on_change = changed
+        return field
+
+    question = bind(ft.TextField(label=ctx.t("sv.opt.question"), value=loc["q"]), "q")
+    mode = ft.Dropdown(label=ctx.t("sv.opt.mode"), value=loc["mode"], options=[
+        ft.DropdownOption(key="choice", text=ctx.t("sv.mode.choice")),
+        ft.DropdownOption(key="number", text=ctx.t("sv.mode.number"))])
+    choices = bind(ft.TextField(label=ctx.t("sv.opt.choices"), value=loc["choices"]), "choices")
+    lo = bind(ft.TextField(label=ctx.t("sv.opt.min"), value=loc["min"], width=140,
+                           keyboard_type=ft.KeyboardType.NUMBER), "min")
+    hi = bind(ft.TextField(label=ctx.t("sv.opt.max"), value=loc["max"], width=140,
+                           keyboard_type=ft.KeyboardType.NUMBER), "max")
+    numbers = ft.Row([lo, hi], visible=loc["mode"] == "number")
+    choices.visible = loc["mode"] == "choice"
+
+    def mode_changed(e: Any) -> None:
+        loc["mode"] = mode.value
+        numbers.visible = mode.value == "number"
+        choices.visible = mode.value == "choice"
+    mode.on_select = mode_changed
+
+    def as_int(s: str) -> Any:
+        try:
+            return int(s.strip())
+        except ValueError:
+            return s
+
+    async def ask(e: Any) -> None:
+        action: dict[str, Any] = {"type": "ask", "question": loc["q"] or "", "mode": loc["mode"]}
+        if loc["mode"] == "choice":
+            action["choices"] = [c.strip() for c in (loc["choices"] or "").split(",") if c.strip()]
+        else:
+            action["min"], action["max"] = as_int(loc["min"]), as_int(loc["max"])
+        await ctx.act(action)
+
+    return kit.card(kit.title(ctx.t("sv.ask_title"), 20), question, mode, choices, numbers,
+                    kit.button(ctx.t("ui.ask"), ask, icon=ft.Icons.SEND))
+
+
+def result(ctx: UiContext) -> list[ft.Control]:
+    return _history(ctx, ctx.view, skip_latest=False)

@@ -1,0 +1,616 @@
+"""The three kinds of screen: home (create a table), host (QR code, seats, controls) and phone.
+
+One `Screen` per browser session. It renders from the table's data whenever the table
+changes (skipping the work when nothing it shows has changed) and sends every request
+through `Table.request`, which checks the host or seat token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import flet as ft
+import qrcode
+
+from companion import i18n
+from companion.games import games
+from companion.games.base import RuleError
+from companion.table.hub import Hub, normalise_code
+from companion.table.store import StoreError
+from companion.table.table import COLOURS, Table
+from companion.ui import kit
+from companion.ui.games import screens as game_screens
+from companion.ui.kit import UiContext
+
+
+class Server:
+    """Server-wide things a screen needs: the hub and the addresses phones can reach."""
+
+    def __init__(self, hub: Hub, join_base: str, other_bases: list[str] | None = None,
+                 data_problem: str | None = None) -> None:
+        self.hub = hub
+        self.join_base = join_base.rstrip("/")
+        self.other_bases = [b.rstrip("/") for b in (other_bases or [])]
+        self.data_problem = data_problem
+
+    def join_url(self, code: str) -> str:
+        return f"{self.join_base}/t/{code}"
+
+
+def qr_png(data: str, box: int = 10) -> bytes:
+    qr = qrcode.QRCode(border=2, box_size=box, error_correction=qrcode.constants.ERROR_CORRECT_M)
+    qr.add_data(data)
+    qr.make(fit=True)
+    buf = io.BytesIO()
+    qr.make_image(fill_color="black", back_color="white").save(buf, format="PNG")
+    return buf.getvalue()
+
+
+class Screen:
+    def __init__(self, page: ft.Page, server: Server) -> None:
+        self.page = page
+        self.server = server
+        self.hub = server.hub
+        self.prefs = ft.SharedPreferences()
+        self.lang = "en"
+        self.role = "home"
+        self.table: Table | None = None
+        self.token: str | None = None
+        self.seat: int | None = None
+        self.local: dict[str, Any] = {}
+        self._sig = ""
+        self._present = False
+        self._pending = False
+        self.error: str | None = None
+
+    # ---------- life cycle ----------
+    async def start(self) -> None:
+        p = self.page
+        p.title = "Tabletop Companion"
+        p.theme_mode = ft.ThemeMode.LIGHT
+        p.theme = ft.Theme(color_scheme_seed="#8d5524")
+        p.padding = 0
+        p.on_route_change = self._on_route
+        p.on_disconnect = self._on_disconnect
+        p.on_connect = self._on_connect
+        p.on_close = self._on_close
+        saved = await self._get("lang")
+        if isinstance(saved, str) and saved in i18n.LANGS:
+            self.lang = saved
+        else:
+            try:
+                info = await asyncio.wait_for(p.get_device_info(), 3)
+                self.lang = i18n.pick_lang(getattr(info, "language", None))
+            except Exception:
+                self.lang = "en"
+        await self.route(p.route)
+
+    async def _get(self, key: str) -> Any:
+        try:
+            return await asyncio.wait_for(self.prefs.get(key), 5)
+        except Exception:
+            return None
+
+    async def _set(self, key: str, value: str) -> None:
+        try:
+            await asyncio.wait_for(self.prefs.set(key, value), 5)
+        except Exception:
+            pass
+
+    async def _on_route(self, e: Any) -> None:
+        await self.route(e.route)
+
+    def _on_disconnect(self, e: Any) -> None:
+        if self.table is not None and self._present:
+            self._present = False
+            self.table.disconnect(self.seat)
+
+    def _on_connect(self, e: Any) -> None:
+        if self.table is not None and not self._present and self.seat is not None:
+            self._present = True
+            self.table.connect(self.seat)
+
+    def _on_close(self, e: Any) -> None:
+        self._leave_table()
+
+    def _leave_table(self) -> None:
+        if self.table is not None:
+            self.table.unsubscribe(self._changed)
+            if self._present:
+                self._present = False
+                self.table.disconnect(self.seat)
+        self.table = None
+        self.seat = None
+
+    def _changed(self, table: Table) -> None:
+        """Called by the table after every change: re-render in this session's task."""
+        if self._pending:
+            return
+        self._pending = True
+        self.page.run_task(self._refresh)
+
+    async def _refresh(self) -> None:
+        self._pending = False
+        self.render()
+
+    # ---------- routing ----------
+    async def route(self, route: str) -> None:
+        url = urlparse(route or "/")
+        parts = [p for p in url.path.split("/") if p]
+        query = parse_qs(url.query)
+        self._leave_table()
+        self.local = {}
+        self.error = None
+        self.token = None
+        if len(parts) >= 2 and parts[0] in ("t", "host"):
+            try:
+                table = self.hub.lookup(parts[1], self.page.client_ip or "")
+            except RuleError as e:
+                self.role = "join_error"
+                self.error = self.t(e.key, **e.params)
+                self.render(force=True)
+                return
+            self.table = table
+            if parts[0] == "host":
+                self.role = "host"
+                tok = (query.get("k") or [None])[0] or await self._get(f"host:{table.code}")
+                if tok and table.is_host(tok):
+                    self.token = tok
+                    await self._set(f"host:{table.code}", tok)
+                else:
+                    self.role = "watch"
+            else:
+                self.role = "phone"
+                tok = await self._get(f"seat:{table.code}")
+                self.token = tok if isinstance(tok, str) else None
+                self.seat = table.seat_of(self.token)
+                if self.seat is not None:
+                    self._present = True
+                    table.connect(self.seat)
+            table.subscribe(self._changed)
+        else:
+            self.role = "home"
+        self.render(force=True)
+
+    async def go(self, route: str) -> None:
+        await self.page.push_route(route)
+
+    # ---------- helpers ----------
+    def t(self, key: str, **params: Any) -> str:
+        return i18n.t(self.lang, key, **params)
+
+    def toast(self, message: str, error: bool = False) -> None:
+        sb = ft.SnackBar(content=ft.Text(message, size=17), duration=4000,
+                         bgcolor=ft.Colors.RED_700 if error else None, show_close_icon=True)
+        try:
+            self.page.show_dialog(sb)
+        except RuntimeError:
+            pass
+
+    async def request(self, op: dict[str, Any], token: str | None = None) -> dict[str, Any] | None:
+        assert self.table is not None
+        try:
+            return await self.table.request(token if token is not None else self.token, op)
+        except RuleError as e:
+            self.toast(self.t(e.key, **e.params), True)
+        except StoreError:
+            self.toast(self.t("ui.err.store"), True)
+        return None
+
+    def ctx(self, host_view: bool = False) -> UiContext:
+        assert self.table is not None
+        return UiContext(self.table, None if host_view else self.seat, self.token, self.lang,
+                         self.role == "host", self.toast, self.local, self._refresh)
+
+    async def set_lang(self, lang: str) -> None:
+        self.lang = lang
+        await self._set("lang", lang)
+        self.render(force=True)
+
+    # ---------- rendering ----------
+    def _signature(self) -> str:
+        t = self.table
+        if t is None:
+            return kit.signature(self.role, self.lang, self.error, sorted(self.hub.tables))
+        view = t.view(None if self.role in ("host", "watch") else self.seat)
+        return kit.signature(self.role, self.lang, t.phase, t.public_seats(), view, self.seat,
+                             list(t.spectators.values()) if self.role == "host" else None,
+                             self.token is not None and t.is_spectator(self.token))
+
+    def render(self, force: bool = False) -> None:
+        sig = self._signature()
+        if not force and sig == self._sig:
+            return
+        self._sig = sig
+        body: list[ft.Control]
+        try:
+            if self.role == "home":
+                body = self.home()
+            elif self.role == "join_error":
+                body = self.join_error()
+            elif self.role in ("host", "watch"):
+                body = self.host()
+            else:
+                body = self.phone()
+        except Exception as ex:  # never leave a blank screen
+            body = [kit.card(ft.Text(self.t("ui.err.render"), size=18, color=ft.Colors.RED_700),
+                             ft.Text(type(ex).__name__, size=12))]
+        page = self.page
+        page.controls.clear()
+        page.add(ft.SafeArea(content=ft.Column(
+            [self.top_bar(), ft.Container(content=ft.Column(body, spacing=14),
+                                          padding=ft.Padding.symmetric(horizontal=14, vertical=8))],
+            spacing=0, scroll=ft.ScrollMode.AUTO, expand=True), expand=True))
+
+    def top_bar(self) -> ft.Control:
+        langs = []
+        for code in i18n.LANGS:
+            async def pick(e: Any, code: str = code) -> None:
+                await self.set_lang(code)
+            langs.append(ft.TextButton(
+                content=ft.Text(code.upper(), size=15,
+                                weight=ft.FontWeight.BOLD if code == self.lang else ft.FontWeight.NORMAL),
+                on_click=pick, tooltip=i18n.LANG_NAMES[code]))
+        left = "Tabletop Companion"
+        if self.table is not None:
+            left = f"{self.t(self.table.game.NAME)} · {self.table.code}"
+        return ft.Container(
+            content=ft.Row([ft.Text(left, size=17, weight=ft.FontWeight.BOLD, expand=True,
+                                    color=ft.Colors.ON_PRIMARY_CONTAINER), *langs], spacing=0),
+            bgcolor=ft.Colors.PRIMARY_CONTAINER, padding=ft.Padding.symmetric(horizontal=12, vertical=4))
+
+    # ---------- home ----------
+    def home(self) -> list[ft.Control]:
+        out: list[ft.Control] = [kit.title(self.t("ui.home.title"))]
+        if self.server.data_problem:
+            out.append(kit.card(ft.Text(self.server.data_problem, size=16, color=ft.Colors.RED_800),
+                                bgcolor=ft.Colors.RED_50))
+        for p in self.hub.problems:
+            out.append(kit.card(ft.Text(self.t("ui.err.table_restore", code=p["code"], reason=p["reason"]),
+                                        size=15, color=ft.Colors.RED_800), bgcolor=ft.Colors.RED_50))
+        out.append(self.join_box())
+        out.append(self.create_form())
+        open_tables = [t for t in self.hub.tables.values() if t.phase != "ended"]
+        if open_tables:
+            rows: list[ft.Control] = [kit.title(self.t("ui.home.tables"), 20)]
+            for t in sorted(open_tables, key=lambda x: x.code):
+                async def open_host(e: Any, code: str = t.code) -> None:
+                    await self.go(f"/host/{code}")
+                rows.append(ft.Row([
+                    ft.Text(f"{t.code} · {self.t(t.game.NAME)} · {self.t('ui.phase.' + t.phase)}",
+                            size=17, expand=True),
+                    kit.button(self.t("ui.open_host"), open_host, primary=False)]))
+            out.append(kit.card(*rows))
+        return out
+
+    def join_box(self) -> ft.Control:
+        field = ft.TextField(label=self.t("ui.join.code"), capitalization=ft.TextCapitalization.CHARACTERS,
+                             max_length=4, text_size=24, width=180)
+
+        async def join(e: Any) -> None:
+            code = normalise_code(field.value)
+            if code:
+                await self.go(f"/t/{code}")
+        field.on_submit = join
+        return kit.card(kit.title(self.t("ui.join.title"), 20),
+                        ft.Row([field, kit.button(self.t("ui.join.go"), join)], wrap=True))
+
+    def create_form(self) -> ft.Control:
+        loc = self.local
+        gs = games()
+        loc.setdefault("game", "sealed_vote")
+        game = gs[loc["game"]]
+        loc.setdefault("n", min(max(4, game.MIN_SEATS), game.MAX_SEATS))
+        loc["n"] = min(max(loc["n"], game.MIN_SEATS), game.MAX_SEATS)
+        names: list[str] = loc.setdefault("names", [""] * 8)
+        colours: list[str] = loc.setdefault("colours", list(COLOURS))
+        opts: dict[str, Any] = loc.setdefault(f"opts:{loc['game']}", {})
+
+        async def game_changed(e: Any) -> None:
+            loc["game"] = e.control.value
+            self.render(force=True)
+        game_dd = ft.Dropdown(label=self.t("ui.create.game"), value=loc["game"], on_select=game_changed,
+                              options=[ft.DropdownOption(key=g.ID, text=self.t(g.NAME)) for g in gs.values()])
+
+        async def n_changed(e: Any) -> None:
+            loc["n"] = int(e.control.value)
+            self.render(force=True)
+        n_dd = ft.Dropdown(label=self.t("ui.create.seats"), value=str(loc["n"]), on_select=n_changed, width=160,
+                           options=[ft.DropdownOption(key=str(k), text=str(k))
+                                    for k in range(game.MIN_SEATS, game.MAX_SEATS + 1)])
+        seat_rows: list[ft.Control] = []
+        for i in range(loc["n"]):
+            f = ft.TextField(label=self.t("ui.create.seat_name", n=i + 1), value=names[i], expand=True,
+                             max_length=24)
+
+            def name_changed(e: Any, i: int = i) -> None:
+                names[i] = e.control.value or ""
+            f.on_change = name_changed
+
+            async def next_colour(e: Any, i: int = i) -> None:
+                colours[i] = COLOURS[(COLOURS.index(colours[i]) + 1) % len(COLOURS)] \
+                    if colours[i] in COLOURS else COLOURS[0]
+                self.render(force=True)
+            seat_rows.append(ft.Row([
+                ft.Container(width=44, height=44, bgcolor=colours[i], border_radius=22, on_click=next_colour,
+                             tooltip=self.t("ui.create.colour")), f]))
+        option_controls: list[ft.Control] = []
+        for o in game.OPTIONS:
+            current = opts.get(o.name, o.default)
+
+            def set_opt(e: Any, name: str = o.name, kind: str = o.kind) -> None:
+                v = e.control.value
+                opts[name] = v
+            if o.kind == "choice":
+                labels = o.choice_labels or tuple(str(c) for c in o.choices)
+                option_controls.append(ft.Dropdown(
+                    label=self.t(o.label), value=str(current), on_select=set_opt,
+                    options=[ft.DropdownOption(key=str(c), text=self.t(lab) if i18n.has(lab) else lab)
+                             for c, lab in zip(o.choices, labels, strict=False)]))
+            elif o.kind == "bool":
+                option_controls.append(ft.Switch(label=self.t(o.label), value=bool(current), on_change=set_opt))
+            else:
+                option_controls.append(ft.TextField(
+                    label=self.t(o.label), value="" if current is None else str(current), on_change=set_opt,
+                    keyboard_type=ft.KeyboardType.NUMBER if o.kind == "int" else None))
+
+        async def create(e: Any) -> None:
+            given: dict[str, Any] = {}
+            for o in game.OPTIONS:
+                if o.name in opts:
+                    v = opts[o.name]
+                    if o.kind == "choice":
+                        v = next((c for c in o.choices if str(c) == str(v)), v)
+                    given[o.name] = v
+            seats = [{"name": names[i].strip() or self.t("ui.player_n", n=i + 1), "colour": colours[i]}
+                     for i in range(loc["n"])]
+            try:
+                table = await asyncio.to_thread(self.hub.create, game.ID, given, seats)
+            except RuleError as ex:
+                self.toast(self.t(ex.key, **ex.params), True)
+                return
+            except StoreError:
+                self.toast(self.t("ui.err.store"), True)
+                return
+            await self._set(f"host:{table.code}", table.host_token)
+            await self.go(f"/host/{table.code}")
+
+        parts: list[ft.Control] = [kit.title(self.t("ui.create.title"), 20), game_dd, n_dd, *seat_rows]
+        if option_controls:
+            parts += [ft.Text(self.t("ui.create.options"), size=16, weight=ft.FontWeight.BOLD), *option_controls]
+        parts.append(kit.button(self.t("ui.create.go"), create, icon=ft.Icons.ADD))
+        return kit.card(*parts)
+
+    def join_error(self) -> list[ft.Control]:
+        return [kit.card(ft.Text(self.error or "", size=20, color=ft.Colors.RED_800), bgcolor=ft.Colors.RED_50),
+                self.join_box()]
+
+    # ---------- host ----------
+    def host(self) -> list[ft.Control]:
+        t = self.table
+        assert t is not None
+        out: list[ft.Control] = []
+        url = self.server.join_url(t.code)
+        if self.role == "watch":
+            out.append(kit.card(ft.Text(self.t("ui.host.no_key"), size=16), bgcolor=ft.Colors.AMBER_50))
+        qr = ft.Image(src=qr_png(url), width=260, height=260, semantics_label=self.t("ui.host.qr"))
+        join = ft.Column([
+            ft.Text(self.t("ui.host.scan"), size=18),
+            ft.Text(t.code, size=64, weight=ft.FontWeight.BOLD, selectable=True,
+                    semantics_label=f"{self.t('ui.host.code')} {t.code}"),
+            ft.Text(url, size=18, selectable=True),
+            *[ft.Text(f"{self.t('ui.host.other_address')} {b}/t/{t.code}", size=13,
+                      color=ft.Colors.ON_SURFACE_VARIANT, selectable=True) for b in self.server.other_bases[:4]],
+        ], spacing=4, tight=True)
+        if t.phase != "ended":
+            out.append(kit.card(ft.Row([qr, join], wrap=True, spacing=20)))
+        out.append(self.seat_panel(host=self.role == "host"))
+        if self.role == "host":
+            out.append(self.host_controls())
+        if t.phase == "lobby":
+            out.append(ft.Text(self.t("ui.host.lobby_hint"), size=18))
+        elif t.state is not None:
+            ctx = self.ctx(host_view=True)
+            mod = game_screens(t.game_id)
+            if t.phase == "ended" and hasattr(mod, "result"):
+                out.append(kit.title(self.t("ui.ended"), 24))
+                out += mod.result(ctx)
+            else:
+                out += mod.host(ctx)
+        return out
+
+    def submitted_sets(self) -> tuple[set[int], set[int]]:
+        t = self.table
+        v = t.view(None) if t is not None else None
+        if not v:
+            return set(), set()
+        src = v.get("round") if isinstance(v.get("round"), dict) else v
+        sub = src.get("submitted") or []
+        lck = src.get("locked") or []
+        return set(sub), set(lck)
+
+    def seat_panel(self, host: bool) -> ft.Control:
+        t = self.table
+        assert t is not None
+        sub, lck = self.submitted_sets()
+        rows: list[ft.Control] = [kit.title(self.t("ui.seats"), 20)]
+        swap_from = self.local.get("swap_from")
+        waiting = list(t.spectators.items())
+        for i, s in enumerate(t.public_seats()):
+            status = s["status"]
+            label = self.t(f"ui.status.{status}")
+            colour = {"free": ft.Colors.GREY_500, "joined": ft.Colors.AMBER_800,
+                      "connected": ft.Colors.GREEN_700}[status]
+            pills = [kit.pill(label, colour)]
+            if t.phase == "playing":
+                if i in lck:
+                    pills.append(kit.pill(self.t("ui.status.locked"), ft.Colors.INDIGO_700))
+                elif i in sub:
+                    pills.append(kit.pill(self.t("ui.status.submitted"), ft.Colors.BLUE_600))
+            row: list[ft.Control] = [kit.seat_dot(s["colour"], 22),
+                                     ft.Text(s["name"] + (f"  ({self.t('ui.you')})" if i == self.seat else ""),
+                                             size=18, expand=True), *pills]
+            if host:
+                if status != "free":
+                    async def free(e: Any, i: int = i) -> None:
+                        await self.request({"op": "free", "seat": i})
+                    row.append(ft.IconButton(ft.Icons.PERSON_REMOVE, on_click=free,
+                                             tooltip=self.t("ui.host.free", name=s["name"])))
+                else:
+                    for tok, name in waiting[:3]:
+                        async def seat_them(e: Any, i: int = i, tok: str = tok) -> None:
+                            await self.request({"op": "seat", "seat": i, "token": tok})
+                        row.append(ft.TextButton(content=self.t("ui.host.seat_them", name=name),
+                                                 on_click=seat_them))
+
+                async def swap(e: Any, i: int = i) -> None:
+                    first = self.local.get("swap_from")
+                    if first is None:
+                        self.local["swap_from"] = i
+                        self.render(force=True)
+                    else:
+                        self.local.pop("swap_from", None)
+                        if first != i:
+                            await self.request({"op": "swap", "a": first, "b": i})
+                        self.render(force=True)
+                row.append(ft.IconButton(ft.Icons.SWAP_VERT, on_click=swap,
+                                         tooltip=self.t("ui.host.swap", name=s["name"]),
+                                         selected=swap_from == i,
+                                         icon_color=ft.Colors.PRIMARY if swap_from == i else None))
+            rows.append(ft.Row(row, spacing=8))
+        if waiting:
+            rows.append(ft.Text(self.t("ui.host.spectators", names=", ".join(n for _, n in waiting)), size=15))
+        if host and swap_from is not None:
+            rows.append(ft.Text(self.t("ui.host.swap_hint", name=t.seats[swap_from]["name"]), size=15,
+                                color=ft.Colors.PRIMARY))
+        return kit.card(*rows)
+
+    def host_controls(self) -> ft.Control:
+        t = self.table
+        assert t is not None
+        btns: list[ft.Control] = []
+
+        async def op(e: Any, name: str) -> None:
+            await self.request({"op": name})
+        if t.phase == "lobby":
+            async def start(e: Any) -> None:
+                await op(e, "start")
+            btns.append(kit.button(self.t("ui.host.start"), start, icon=ft.Icons.PLAY_ARROW))
+        if t.phase == "playing":
+            if any(a.get("type") == "reveal" for a in t.legal(None)):
+                async def reveal(e: Any) -> None:
+                    await self.request({"op": "host_act", "action": {"type": "reveal"}})
+                btns.append(kit.button(self.t("ui.host.reveal"), reveal, icon=ft.Icons.VISIBILITY))
+
+            async def end(e: Any) -> None:
+                async def yes(e2: Any) -> None:
+                    self.page.pop_dialog()
+                    await op(e2, "end")
+                dlg = ft.AlertDialog(title=ft.Text(self.t("ui.host.end_confirm")), actions=[
+                    ft.TextButton(content=self.t("ui.cancel"), on_click=lambda e2: self.page.pop_dialog()),
+                    ft.FilledButton(content=self.t("ui.host.end"), on_click=yes)])
+                self.page.show_dialog(dlg)
+            btns.append(kit.button(self.t("ui.host.end"), end, primary=False, icon=ft.Icons.STOP))
+        if t.phase != "lobby":
+            async def undo(e: Any) -> None:
+                await op(e, "undo")
+            btns.append(kit.button(self.t("ui.host.undo"), undo, primary=False, icon=ft.Icons.UNDO))
+        return ft.Row(btns, wrap=True, spacing=10)
+
+    # ---------- phone ----------
+    def phone(self) -> list[ft.Control]:
+        t = self.table
+        assert t is not None
+        self.seat = t.seat_of(self.token)
+        if self.seat is None:
+            if self.token and t.is_spectator(self.token):
+                return self.spectator()
+            return self.join_screen()
+        s = t.seats[self.seat]
+        out: list[ft.Control] = [ft.Row([kit.seat_dot(s["colour"], 28),
+                                         kit.title(s["name"], 24)], spacing=10)]
+        if t.phase == "lobby":
+            out.append(kit.card(ft.Text(self.t("ui.phone.waiting_start"), size=20)))
+            field = ft.TextField(label=self.t("ui.phone.your_name"), value=s["name"], max_length=24)
+
+            async def rename(e: Any) -> None:
+                await self.request({"op": "rename", "name": field.value or ""})
+            field.on_submit = rename
+            out.append(ft.Row([ft.Container(field, expand=True),
+                               kit.button(self.t("ui.phone.rename"), rename, primary=False)]))
+            out.append(self.seat_panel(host=False))
+            return out
+        mod = game_screens(t.game_id)
+        ctx = self.ctx()
+        if t.phase == "ended":
+            out.append(kit.title(self.t("ui.ended"), 22))
+            out += mod.result(ctx) if hasattr(mod, "result") else mod.phone(ctx)
+        else:
+            out += mod.phone(ctx)
+        out.append(self.seat_panel(host=False))
+        return out
+
+    def spectator(self) -> list[ft.Control]:
+        t = self.table
+        assert t is not None
+        out: list[ft.Control] = [kit.card(ft.Text(self.t("ui.phone.spectating"), size=18),
+                                          bgcolor=ft.Colors.AMBER_50)]
+        if t.state is not None:
+            mod = game_screens(t.game_id)
+            ctx = self.ctx(host_view=True)
+            ctx.is_host = False
+            out += mod.result(ctx) if t.phase == "ended" and hasattr(mod, "result") else mod.host(ctx)
+        out.append(self.seat_panel(host=False))
+        return out
+
+    def join_screen(self) -> list[ft.Control]:
+        t = self.table
+        assert t is not None
+        name = ft.TextField(label=self.t("ui.phone.your_name"), value=self.local.get("name", ""), max_length=24,
+                            text_size=20)
+
+        def keep(e: Any) -> None:
+            self.local["name"] = name.value or ""
+        name.on_change = keep
+        out: list[ft.Control] = [kit.title(self.t("ui.phone.welcome"), 24)]
+        if self.token and t.seat_of(self.token) is None and not t.is_spectator(self.token):
+            out.append(kit.card(ft.Text(self.t("ui.phone.seat_lost"), size=16), bgcolor=ft.Colors.AMBER_50))
+
+        async def taken(reply: dict[str, Any] | None) -> None:
+            if reply and reply.get("token"):
+                self.token = reply["token"]
+                await self._set(f"seat:{t.code}", self.token)
+                self.seat = t.seat_of(self.token)
+                if self.seat is not None and not self._present:
+                    self._present = True
+                    t.connect(self.seat)
+                self.render(force=True)
+        free = t.free_seats()
+        if t.phase == "lobby" and free:
+            out.append(ft.Text(self.t("ui.phone.pick_seat"), size=18))
+            out.append(name)
+            for i in free:
+                s = t.seats[i]
+
+                async def take(e: Any, i: int = i) -> None:
+                    await taken(await self.request({"op": "join", "seat": i, "name": name.value or None}, token=""))
+                out.append(kit.button(self.t("ui.phone.take_seat", name=s["name"]), take, colour=s["colour"],
+                                      width=10_000))
+        else:
+            reason = "ui.phone.full" if t.phase == "lobby" else "ui.phone.started"
+            out.append(kit.card(ft.Text(self.t(reason), size=18)))
+            out.append(name)
+
+            async def watch(e: Any) -> None:
+                await taken(await self.request({"op": "spectate", "name": name.value or None}, token=""))
+            out.append(kit.button(self.t("ui.phone.watch"), watch, width=10_000))
+        return out
+
+
+async def session_main(page: ft.Page, server: Server) -> None:
+    screen = Screen(page, server)
+    page.data = screen
+    await screen.start()
