@@ -408,3 +408,13 @@ def test_catalog_complete_in_three_languages() -> None:
     for lang in ("en", "de", "fr"):
         for k, text in L.MESSAGES[lang].items():
             assert text.strip(), k
+
+
+def test_unknown_decks_ask_every_round_even_without_empty_slots() -> None:
+    st = play(new(2), {})
+    v = L.view(st, None)
+    assert v["refill"]["ask_decks"] and v["refill"]["can_next"] and not v["refill"]["pending"]
+    half = play(new(2, characters_deck=5), {})
+    assert L.view(half, None)["refill"]["ask_decks"]  # places deck still unknown
+    known = play(new(2, characters_deck=5, places_deck=5), {})
+    assert not L.view(known, None)["refill"]["ask_decks"]

@@ -33,8 +33,8 @@ Decisions where the sources are silent (documented here and in the MESSAGES text
   Unlimited bank: the same ledger, whose balance may go negative (coins minted).
 - Deck sizes (`characters_deck`, `places_deck`) are the cards left in the draw pile after
   the first display (0 = unknown). Known: the app counts down and the game ends after the
-  resolution of a round whose emptied slots that deck cannot refill. Unknown: when slots of
-  that kind were emptied, the host answers "Can the decks refill?" (next round / end game).
+  resolution of a round whose emptied slots that deck cannot refill. Unknown (either deck):
+  every round the refill step asks the host "Can the decks refill?" (next round / end game).
 - The host may always end the game at the refill step.
 """
 
@@ -495,7 +495,7 @@ def _reveal_and_resolve(state: State) -> None:
     for deck in ("characters", "places"):
         if state["decks"][deck] is not None:
             state["decks"][deck] -= need[deck]
-    state["ask_decks"] = any(state["decks"][d] is None and need[d] > 0 for d in need)
+    state["ask_decks"] = any(state["decks"][d] is None for d in need)
     for sid in emptied:
         state["slots"][sid]["pending"] = True
     state["phase"] = "refill"
