@@ -153,7 +153,7 @@ def test_fuzzed_payloads_only_rule_errors_and_no_change(
         state = L.apply(state, {"seat": 0, "type": "pick", "cards": ["A", "R"]})
         state = L.apply(state, {"seat": 0, "type": "bribe", "card": 0, "amount": 2})
     if phase_steps >= 2:
-        state = L.apply(state, {"seat": None, "type": "force_reveal"})
+        state = L.apply(state, {"seat": None, "type": "reveal"})
     if phase_steps >= 3:
         state = L.apply(state, {"seat": None, "type": "end_game"})
     before = copy.deepcopy(state)

@@ -36,7 +36,7 @@ def play(state: dict[str, Any], picks: dict[int, tuple[list[str], list[int]]]) -
     for s in picks:
         state = act(state, s, type="lock")
     if state["phase"] == "choose":
-        state = act(state, None, type="force_reveal")
+        state = act(state, None, type="reveal")
     return state
 
 

@@ -84,7 +84,7 @@ def test_four_players_middle_and_gold_rounding() -> None:
 def finished(entries: list[dict[str, int]], **opts: Any) -> dict[str, Any]:
     names = ["Ann", "Bob", "Cid"][: len(entries)]
     st = L.setup(opts, [{"name": n, "colour": "c"} for n in names], seed=1)
-    st = L.apply(st, {"seat": None, "type": "force_reveal"})
+    st = L.apply(st, {"seat": None, "type": "reveal"})
     st = L.apply(st, {"seat": None, "type": "end_game"})
     for i, e in enumerate(entries):
         st = L.apply(st, {"seat": i, "type": "score", **e})

@@ -343,7 +343,7 @@ def _do_lock(state: State, seat: int | None, action: Action) -> None:
         _reveal_and_resolve(state)
 
 
-def _do_force_reveal(state: State, seat: int | None, action: Action) -> None:
+def _do_reveal(state: State, seat: int | None, action: Action) -> None:
     _in_phase(state, "choose")
     _host(seat)
     rnd = state["sealed"]
@@ -423,7 +423,7 @@ _HANDLERS = {
     "bribe": _do_bribe,
     "clear_bribes": _do_clear_bribes,
     "lock": _do_lock,
-    "force_reveal": _do_force_reveal,
+    "reveal": _do_reveal,
     "next_round": _do_next_round,
     "end_game": _do_end_game,
     "score": _do_score,
@@ -614,7 +614,7 @@ def legal(state: State, seat: int | None) -> list[Action]:
                 for c in range(MAX_COST + 1):
                     out.append({"type": "set_cost", "slot": sid, "cost": c})
         if phase == "choose":
-            out.append({"type": "force_reveal"})
+            out.append({"type": "reveal"})
         elif phase == "refill":
             if not any(state["slots"][s]["pending"] for s in _order(state)):
                 out.append({"type": "next_round"})
@@ -709,6 +709,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "bank_unlimited": not _finite(state),
         "decks": dict(decks),
         "all_locked": choosing and sealed.all_locked(rnd),
+        # the platform's seat list shows who has chosen / locked (never what)
+        "submitted": [s for s in range(_n(state)) if choosing and sealed.has_submitted(rnd, s)],
+        "locked": [s for s in range(_n(state)) if choosing and s in rnd["locked"]],
+        "over": state["phase"] == "over",
         "revealed": state["revealed"] if state["phase"] != "choose" else None,
         "resolution": [dict(e) for e in state["resolution"]],
         "refill": {
