@@ -1,0 +1,14 @@
+"""Print-and-play: card sheets, boards and join cards as PDFs (issue 6).
+
+    render_pdf(game, deck=None, **layout) -> bytes      every deck/board of a game, or one
+    join_card_pdf(code, url, paper="a4") -> bytes        a sheet of join cards for a table
+    registration_pdf(paper, backs, offset) -> bytes      duplex offset test page
+    companion.printing.cli.main(argv)                    `companion print ...`
+
+Modules: units (lengths), layout (pure positions), decks (what to print), cards/board/art
+(drawing), engine (pages, workers), pdf (exact-size PDF writer), printables (--all).
+"""
+
+from companion.printing.api import join_card_pdf, join_card_png, registration_pdf, render_pdf
+
+__all__ = ["render_pdf", "join_card_pdf", "join_card_png", "registration_pdf"]

@@ -1,0 +1,98 @@
+"""The functions the CLI and the web app call. Pure CPU work, no I/O: run them off the event
+loop (e.g. `await asyncio.to_thread(render_pdf, "lutetia")`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.printing import decks as D
+from companion.printing.engine import (
+    JPEG_QUALITY,
+    PageJob,
+    Progress,
+    board_jobs,
+    deck_jobs,
+    pdf_from_jobs,
+    registration_jobs,
+)
+from companion.printing.layout import LayoutOptions
+
+LAYOUT_KEYS = {"paper", "orientation", "card", "bleed", "margin", "gap", "dpi", "backs", "offset", "crop_marks"}
+
+
+def split_options(layout: dict[str, Any]) -> tuple[LayoutOptions, dict[str, Any]]:
+    unknown = set(layout) - LAYOUT_KEYS - {"copies", "mod_deck", "quality", "workers", "progress"}
+    if unknown:
+        raise TypeError(f"unknown print options: {', '.join(sorted(unknown))}")
+    opts = LayoutOptions(**{k: v for k, v in layout.items() if k in LAYOUT_KEYS and v is not None})
+    opts.normalised()  # validate early
+    rest = {k: layout.get(k) for k in ("copies", "mod_deck", "quality", "workers", "progress")}
+    return opts, rest
+
+
+def select_items(game: str, deck: str | None = None, mod_deck: Any = None) -> list[D.Deck | D.Board]:
+    items = D.game_items(game, mod_deck)
+    if deck is None or deck == "all":
+        return items
+    chosen = [i for i in items if i.name == deck.lower()]
+    if not chosen:
+        raise ValueError(f"unknown deck {deck!r} for {game}; choose one of {', '.join(i.name for i in items)}")
+    return chosen
+
+
+def game_jobs(game: str, deck: str | None = None, **layout: Any) -> list[PageJob]:
+    opts, rest = split_options(layout)
+    card_given = "card" in layout and layout["card"] is not None
+    jobs: list[PageJob] = []
+    for item in select_items(game, deck, rest["mod_deck"]):
+        if isinstance(item, D.Board):
+            jobs += board_jobs(item, opts)
+        else:
+            jobs += deck_jobs(item, opts, copies=int(rest["copies"] or 1), card_given=card_given)[1]
+    return jobs
+
+
+def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None = None, **layout: Any) -> bytes:
+    """The PDF of a game's printables (all decks and boards, or one `deck`).
+
+    layout: paper, orientation, card, bleed, margin, gap, dpi, backs, offset, crop_marks,
+    copies (each card this many times), mod_deck ("12,12,12"), quality (JPEG), workers.
+    """
+    jobs = game_jobs(game, deck, **layout)
+    title = f"{D.game_id(game)} {deck or 'all'}"
+    return pdf_from_jobs(jobs, title=title, quality=int(layout.get("quality") or JPEG_QUALITY),
+                         workers=layout.get("workers"), progress=progress)
+
+
+def registration_pdf(paper: str = "a4", backs: str = "duplex-long", offset: Any = None, dpi: int = 300,
+                     quality: int = JPEG_QUALITY) -> bytes:
+    """Two pages for measuring a printer's duplex offset (see docs/PRINTING.md)."""
+    return pdf_from_jobs(registration_jobs(paper, backs, offset, dpi), title="registration", quality=quality,
+                         workers=1)
+
+
+def join_card_jobs(code: str, url: str, paper: str = "a4", dpi: int = 300) -> list[PageJob]:
+    from companion.printing.decks import CardSpec, Deck, face
+
+    card = CardSpec("join", "join", face("join.card", code=str(code), url=str(url)), None, copies=4)
+    deck = Deck("table", "join", f"Join card {code}", (card,), card="90x125mm", gap="6mm")
+    opts = LayoutOptions(paper=paper, dpi=dpi, gap="6mm", bleed="0mm")
+    return deck_jobs(deck, opts)[1]
+
+
+def join_card_pdf(code: str, url: str, paper: str = "a4", dpi: int = 300) -> bytes:
+    """One sheet of four join cards for a table: QR code of `url`, the code, the URL."""
+    return pdf_from_jobs(join_card_jobs(code, url, paper, dpi), title=f"join {code}", workers=1)
+
+
+def join_card_png(code: str, url: str, dpi: int = 150) -> bytes:
+    """A single join card as PNG bytes (for showing or sharing on screen)."""
+    import io
+
+    from companion.printing.cards import render_face
+    from companion.printing.units import mm_to_px
+
+    c = render_face("join.card", {"code": code, "url": url}, mm_to_px(90, dpi), mm_to_px(125, dpi), 0, dpi)
+    buf = io.BytesIO()
+    c.img.save(buf, "PNG")
+    return buf.getvalue()

@@ -1,0 +1,218 @@
+"""Boards that are bigger than a sheet: drawn whole, then cut into pieces that join.
+
+The LUTETIA track is a serpentine of 30 mm spaces, one row per colour area (1-10, 11-20,
+...), plus the virtual spaces 51-55. `tile_board` splits the board into pieces that fit
+the paper with an overlap strip: the next piece is cut along its dashed line and laid over
+the "glue" strip of the previous one, the ⊕ join marks (in both pieces) on top of each other.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from companion.printing import art
+from companion.printing.art import INK, PAPER, WHITE, mix, rgb
+from companion.printing.fonts import big_glyph, fit_text
+from companion.printing.layout import paper_size
+from companion.printing.units import mm_to_px, parse_length
+
+OVERLAP_MM = 12.0
+PAGE_MARGIN_MM = 8.0
+BOARD_BORDER_MM = 10.0
+TITLE_MM = 12.0
+
+
+def track_geometry(space_mm: float) -> tuple[float, float, dict[int, tuple[int, int]]]:
+    """Board size (mm) and the (col, row) of every space 1..55 on the serpentine."""
+    cells: dict[int, tuple[int, int]] = {}
+    for n in range(1, 56):
+        row, k = (n - 1) // 10, (n - 1) % 10
+        col = k if row % 2 == 0 else 9 - k
+        cells[n] = (col, row)
+    w = 10 * space_mm + 2 * BOARD_BORDER_MM
+    h = 6 * space_mm + 2 * BOARD_BORDER_MM + TITLE_MM
+    return w, h, cells
+
+
+@lru_cache(maxsize=4)
+def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int) -> Image.Image:
+    s_mm = parse_length(space)
+    w_mm, h_mm, cells = track_geometry(s_mm)
+
+    def u(mm: float) -> int:
+        return mm_to_px(mm, dpi)
+
+    img = Image.new("RGB", (u(w_mm), u(h_mm)), PAPER)
+    d = ImageDraw.Draw(img)
+    d.rectangle((u(2), u(2), img.width - u(2), img.height - u(2)), outline=mix(PAPER, INK, 0.5), width=u(0.6))
+    fit_text(d, (u(BOARD_BORDER_MM), u(3), img.width - u(BOARD_BORDER_MM), u(3 + TITLE_MM - 2)),
+             "TRACK 1–50   ·   the marker starts before 1   ·   51–55 are virtual (game end)",
+             kind="bold", max_size=u(5), fill=INK)
+    x0, y0 = BOARD_BORDER_MM, BOARD_BORDER_MM + TITLE_MM
+    lw = max(2, u(0.5))
+    # connectors between rows (behind the spaces)
+    for n in range(1, 55):
+        (c1, r1), (c2, r2) = cells[n], cells[n + 1]
+        a = (u(x0 + (c1 + 0.5) * s_mm), u(y0 + (r1 + 0.5) * s_mm))
+        b = (u(x0 + (c2 + 0.5) * s_mm), u(y0 + (r2 + 0.5) * s_mm))
+        d.line([a, b], fill=mix(PAPER, INK, 0.35), width=u(3))
+    for n, (col, row) in cells.items():
+        virtual = n > 50
+        name, colour = areas[min(4, (n - 1) // 10)] if not virtual else ("virtual", "#9a9a9a")
+        c = rgb(colour)
+        pad = u(1.2)
+        box = (u(x0 + col * s_mm) + pad, u(y0 + row * s_mm) + pad,
+               u(x0 + (col + 1) * s_mm) - pad, u(y0 + (row + 1) * s_mm) - pad)
+        if virtual:
+            d.rounded_rectangle(box, radius=u(3), fill=WHITE)
+            _dashed_rect(d, box, INK, lw, u(2.5))
+        else:
+            d.rounded_rectangle(box, radius=u(3), fill=mix(c, PAPER, 0.72), outline=INK, width=lw)
+            d.rounded_rectangle((box[0], box[1], box[2], box[1] + u(5)), radius=u(3), fill=c)
+            d.rectangle((box[0], box[1] + u(3), box[2], box[1] + u(5)), fill=c)
+            d.rounded_rectangle(box, radius=u(3), outline=INK, width=lw)
+        ink = mix(c, INK, 0.55) if not virtual else mix(PAPER, INK, 0.6)
+        big_glyph(d, (box[0] + u(3), box[1] + u(7), box[2] - u(3), box[3] - u(4)), str(n), kind="serif",
+                  fill=ink)
+        if n % 10 == 1 and not virtual:
+            fit_text(d, (box[0] + u(1), box[1] + u(0.5), box[2] - u(1), box[1] + u(4.5)),
+                     f"{n}–{n + 9}", kind="bold", max_size=u(3.2), fill=art.text_on(c))
+    # the start space marker ("before 1")
+    sx, sy = u(x0) - u(BOARD_BORDER_MM * 0.8), u(y0 + s_mm / 2)
+    d.polygon([(sx, sy - u(4)), (sx + u(6), sy), (sx, sy + u(4))], fill=INK)
+    return img
+
+
+def _dashed_rect(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fill: object, width: int, dash: int) -> None:
+    x0, y0, x1, y1 = box
+    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+        _dashed(d, a, b, fill, width, dash)
+
+
+def _dashed(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], fill: object, width: int,
+            dash: int) -> None:
+    length = math.dist(a, b)
+    if length == 0:
+        return
+    n = max(1, int(length // (2 * dash)))
+    for k in range(n + 1):
+        t0, t1 = min(1.0, 2 * k * dash / length), min(1.0, (2 * k + 1) * dash / length)
+        if t0 >= 1:
+            break
+        d.line([(a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0),
+                (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)], fill=fill, width=width)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One piece: the board's mm rectangle it shows, where it lands on its page, its place."""
+
+    col: int
+    row: int
+    cols: int
+    rows: int
+    src_mm: tuple[float, float, float, float]
+    orientation: str
+    dest_mm: tuple[float, float]
+
+
+def _pieces(length: float, avail: float) -> tuple[int, float]:
+    if length <= avail:
+        return 1, length
+    n = math.ceil((length - OVERLAP_MM) / (avail - OVERLAP_MM))
+    return n, (length + (n - 1) * OVERLAP_MM) / n
+
+
+def tile_board(board_mm: tuple[float, float], paper: str, orientation: str | None = None) -> list[Tile]:
+    bw, bh = board_mm
+    best = None
+    for orient in ([orientation] if orientation else ["portrait", "landscape"]):
+        pw, ph = paper_size(paper, orient)
+        nx, tw = _pieces(bw, pw - 2 * PAGE_MARGIN_MM)
+        ny, th = _pieces(bh, ph - 2 * PAGE_MARGIN_MM)
+        key = (nx * ny, orient != "portrait")
+        if best is None or key < best[0]:
+            best = (key, orient, nx, ny, tw, th, pw, ph)
+    assert best is not None
+    _, orient, nx, ny, tw, th, pw, ph = best
+    tiles = []
+    for r in range(ny):
+        for c in range(nx):
+            sx = c * (tw - OVERLAP_MM) if nx > 1 else 0.0
+            sy = r * (th - OVERLAP_MM) if ny > 1 else 0.0
+            tiles.append(Tile(c, r, nx, ny, (sx, sy, sx + tw, sy + th), orient, ((pw - tw) / 2, (ph - th) / 2)))
+    return tiles
+
+
+def paint_tile(page: Image.Image, board: Image.Image, tile: Tile, dpi: int, title: str) -> None:
+    """Paste one piece on its page and draw its joining instructions in the page margin."""
+    def u(mm: float) -> int:
+        return mm_to_px(mm, dpi)
+
+    sx0, sy0, sx1, sy1 = (u(v) for v in tile.src_mm)
+    crop = board.crop((sx0, sy0, min(sx1, board.width), min(sy1, board.height)))
+    dx, dy = u(tile.dest_mm[0]), u(tile.dest_mm[1])
+    page.paste(crop, (dx, dy))
+    d = ImageDraw.Draw(page)
+    tw, th = crop.size
+    ov = u(OVERLAP_MM)
+    lw = max(2, u(0.3))
+    grey = mix(WHITE, INK, 0.55)
+    label = f"{title} · piece {tile.row * tile.cols + tile.col + 1} of {tile.cols * tile.rows}"
+    lx = dx + (ov + u(5) if tile.col > 0 else 0)
+    fit_text(d, (lx, max(0, dy - u(6.5)), dx + tw - ov - u(5), dy - u(1.5)), label, kind="bold", max_size=u(3.2),
+             fill=INK, align="left")
+    # outer cut marks at the four corners of the piece
+    for x in (dx, dx + tw):
+        d.line([(x, max(0, dy - u(5))), (x, dy - u(1))], fill=INK, width=lw)
+        d.line([(x, dy + th + u(1)), (x, dy + th + u(5))], fill=INK, width=lw)
+    for y in (dy, dy + th):
+        d.line([(max(0, dx - u(5)), y), (dx - u(1), y)], fill=INK, width=lw)
+        d.line([(dx + tw + u(1), y), (dx + tw + u(5), y)], fill=INK, width=lw)
+    # right/bottom overlap: the glue strip, which the next piece covers exactly (same art);
+    # left/top overlap of a later piece: ticks show where the previous piece's edge lies
+    if tile.col < tile.cols - 1:
+        _hatch(d, (dx + tw - ov, dy, dx + tw, dy + th), grey, u(0.25), u(4))
+        _join_ticks(d, dx + tw - ov, dy, dy + th, u, lw)
+        fit_text(d, (dx + tw - ov - u(60), dy + th + u(1), dx + tw - ov - u(4), dy + th + u(7)),
+                 f"glue ▶ piece {tile.row * tile.cols + tile.col + 2} on top", kind="bold",
+                 max_size=u(3), fill=INK, align="right")
+    if tile.row < tile.rows - 1:
+        _hatch(d, (dx, dy + th - ov, dx + tw, dy + th), grey, u(0.25), u(4))
+    if tile.col > 0:
+        _join_ticks(d, dx + ov, dy, dy + th, u, lw)
+        fit_text(d, (dx + ov + u(4), dy + th + u(1), dx + ov + u(70), dy + th + u(7)),
+                 f"◀ lay over piece {tile.row * tile.cols + tile.col}, art on art", kind="bold",
+                 max_size=u(3), fill=INK, align="left")
+
+
+def _join_ticks(d: ImageDraw.ImageDraw, x: int, y0: int, y1: int, u: Any, lw: int) -> None:
+    """Triangles in the margin pointing at the join line x (same place on both pieces)."""
+    for y, s in ((y0 - u(1), -1), (y1 + u(1), 1)):
+        d.polygon([(x, y), (x - u(2.5), y + s * u(4)), (x + u(2.5), y + s * u(4))], fill=INK)
+
+
+def _hatch(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fill: object, width: int, step: int) -> None:
+    """Light diagonal hatching over a strip (the board stays readable through it)."""
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    for k in range(x0 - h, x1, step):
+        a = (max(x0, k), y0 + max(0, x0 - k))
+        b = (min(x1, k + h), y0 + min(h, x1 - k))
+        if a[0] < b[0]:
+            d.line([a, b], fill=fill, width=width)  # type: ignore[arg-type]
+
+
+def board_image(params: dict[str, Any], dpi: int) -> Image.Image:
+    areas = tuple(tuple(a) for a in params["areas"])
+    return render_track(areas, params["space"], dpi)  # type: ignore[arg-type]
+
+
+def board_size_mm(params: dict[str, Any]) -> tuple[float, float]:
+    w, h, _ = track_geometry(parse_length(params["space"]))
+    return w, h

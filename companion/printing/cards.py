@@ -1,0 +1,328 @@
+"""Card faces, drawn with Pillow from the `Face` parameters in decks.py.
+
+Every renderer gets a `Canvas` (card + bleed) and the face's parameters, and paints the
+whole canvas: backgrounds run into the bleed, text and icons stay inside the safe area
+(3 mm inside the cut line) and shrink to fit. Names are generic (PLAN, VOTE, ROMAN, ...):
+no game logos, no borrowed artwork.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.printing import art
+from companion.printing.art import INK, PAPER, WHITE, Canvas, mix, rgb, text_on
+from companion.printing.fonts import big_glyph, fit_text, font
+
+Renderer = Callable[..., None]
+RENDERERS: dict[str, Renderer] = {}
+
+
+def renderer(name: str) -> Callable[[Renderer], Renderer]:
+    def wrap(fn: Renderer) -> Renderer:
+        RENDERERS[name] = fn
+        return fn
+    return wrap
+
+
+def render_face(name: str, params: dict[str, Any], w: int, h: int, bleed: int, dpi: int) -> Canvas:
+    c = Canvas(w, h, bleed, dpi)
+    RENDERERS[name](c, **params)
+    return c
+
+
+# ---- shared pieces -------------------------------------------------------------------------
+
+def frame(c: Canvas, colour: tuple[int, int, int], border_mm: float = 3.2, radius_mm: float = 3.0,
+          inner: tuple[int, int, int] = PAPER) -> tuple[int, int, int, int]:
+    """Colour to the bleed edge, a light rounded panel inside. Returns the panel box."""
+    c.draw.rectangle(c.full, fill=colour)
+    box = c.inset(border_mm)
+    art.rounded(c.draw, box, c.u(radius_mm), fill=inner, outline=mix(colour, INK, 0.35), width=max(2, c.u(0.35)))
+    return box
+
+
+def corner_index(c: Canvas, text: str, fill: object, box: tuple[int, int, int, int], size_mm: float = 5.0,
+                 both: bool = True) -> None:
+    """Small index in the top-left corner of box (and rotated in the bottom-right) for fanned hands."""
+    from PIL import Image, ImageDraw
+
+    x0, y0, x1, y1 = box
+    pad = c.u(1.8)
+    f = font("bold", c.u(size_mm))
+    left, t, r, b = c.draw.textbbox((0, 0), text, font=f)
+    tile = Image.new("RGBA", (r - left + 2, b - t + 2), (0, 0, 0, 0))
+    ImageDraw.Draw(tile).text((-left + 1, -t + 1), text, font=f, fill=fill)  # type: ignore[arg-type]
+    c.img.paste(tile, (x0 + pad, y0 + pad), tile)
+    if both:
+        rot = tile.rotate(180)
+        c.img.paste(rot, (x1 - pad - rot.width, y1 - pad - rot.height), rot)
+
+
+def back_pattern(c: Canvas, colour: tuple[int, int, int], title: str, subtitle: str,
+                 icon: Callable[..., None] | None) -> None:
+    """A card back: colour field with stripes, a light medallion with an icon, a title."""
+    c.draw.rectangle(c.full, fill=colour)
+    art.stripes(c, mix(colour, INK if sum(colour) > 300 else WHITE, 0.12), step_mm=5, width_mm=1.6)
+    inner = c.inset(2.5)
+    art.rounded(c.draw, inner, c.u(3), outline=mix(colour, PAPER, 0.7), width=max(2, c.u(0.6)))
+    r = int(min(c.w, c.h) * 0.36)
+    cx, cy = c.cx, c.b + int(c.h * 0.42)
+    c.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PAPER, outline=mix(colour, INK, 0.4), width=max(2, c.u(0.6)))
+    if icon:
+        ir = int(r * 0.62)
+        icon(c.draw, (cx - ir, cy - ir, cx + ir, cy + ir), colour, INK)
+    ink = text_on(colour)
+    band_top = cy + r + c.u(3)
+    fit_text(c.draw, (inner[0] + c.u(3), band_top, inner[2] - c.u(3), band_top + c.u(9)), title,
+             kind="serif", max_size=c.u(8), fill=ink)
+    if subtitle:
+        fit_text(c.draw, (inner[0] + c.u(3), band_top + c.u(9.5), inner[2] - c.u(3), band_top + c.u(14)),
+                 subtitle, kind="bold", max_size=c.u(4.5), fill=ink)
+
+
+def track_cells(c: Canvas, box: tuple[int, int, int, int], lo: int, hi: int, colour: tuple[int, int, int],
+                mark: int | None) -> None:
+    """A row of the area's spaces, `mark` filled (all filled when mark is None)."""
+    x0, y0, x1, y1 = box
+    n = hi - lo + 1
+    cw = (x1 - x0) // n
+    ox = x0 + (x1 - x0 - cw * n) // 2
+    lw = max(1, c.u(0.3))
+    f = font("bold", int((y1 - y0) * 0.5))
+    for k in range(n):
+        cell = (ox + k * cw, y0, ox + (k + 1) * cw, y1)
+        on = mark is None or lo + k == mark
+        c.draw.rectangle(cell, fill=colour if on else mix(colour, PAPER, 0.85), outline=INK, width=lw)
+        if on and mark is not None:
+            c.draw.text(((cell[0] + cell[2]) / 2, (cell[1] + cell[3]) / 2), str(lo + k), font=f,
+                        fill=text_on(colour), anchor="mm")
+
+
+def header(c: Canvas, colour: tuple[int, int, int], left: str, right: str, height_mm: float = 13) -> int:
+    """Colour band across the top (into the bleed). Returns its bottom y."""
+    bottom = c.b + c.u(height_mm)
+    c.draw.rectangle((0, 0, c.img.width, bottom), fill=colour)
+    c.draw.line([(0, bottom), (c.img.width, bottom)], fill=mix(colour, INK, 0.45), width=max(2, c.u(0.5)))
+    ink = text_on(colour)
+    pad = c.u(4)
+    fit_text(c.draw, (c.b + pad, c.b + c.u(2), c.cx - c.u(6), bottom - c.u(1.5)), left, kind="serif",
+             max_size=c.u(7.5), fill=ink, align="left")
+    fit_text(c.draw, (c.cx - c.u(6), c.b + c.u(3), c.b + c.w - pad, bottom - c.u(2.5)), right, kind="bold",
+             max_size=c.u(4.2), fill=ink, align="right")
+    return bottom
+
+
+def footer(c: Canvas, colour: tuple[int, int, int], height_mm: float = 5) -> int:
+    top = c.b + c.h - c.u(height_mm)
+    c.draw.rectangle((0, top, c.img.width, c.img.height), fill=colour)
+    return top
+
+
+# ---- LUTETIA -------------------------------------------------------------------------------
+
+@renderer("lutetia.plan")
+def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int) -> None:
+    col = rgb(colour)
+    top = header(c, col, str(number), f"PLAN {lo}–{hi}")
+    bottom = footer(c, col)
+    strip_h = c.u(6)
+    strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
+    track_cells(c, strip, lo, hi, col, number)
+    text_top = strip[1] - c.u(7)
+    r = min(c.u(24), (text_top - top - c.u(6)) // 2)
+    cy = (top + text_top) // 2
+    c.draw.ellipse((c.cx - r, cy - r, c.cx + r, cy + r), fill=mix(col, PAPER, 0.82),
+                   outline=mix(col, PAPER, 0.5), width=max(2, c.u(0.5)))
+    k = int(r * 0.72)
+    big_glyph(c.draw, (c.cx - k - c.u(2), cy - k, c.cx + k + c.u(2), cy + k), str(number), kind="serif", fill=col,
+              stroke=max(2, c.u(0.5)), stroke_fill=INK)
+    fit_text(c.draw, (strip[0], text_top, strip[2], strip[1] - c.u(1)),
+             f"Fulfilled when the marker stops on {number}.", kind="sans", max_size=c.u(2.6), fill=INK)
+
+
+@renderer("lutetia.roman")
+def lutetia_roman(c: Canvas, name: str, colour: str, lo: int, hi: int) -> None:
+    col = rgb(colour)
+    top = header(c, col, "R", f"ROMAN {lo}–{hi}")
+    bottom = footer(c, col)
+    strip_h = c.u(6)
+    strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
+    track_cells(c, strip, lo, hi, col, None)
+    icon_box = (c.b + c.u(14), top + c.u(5), c.b + c.w - c.u(14), top + c.u(37))
+    art.icon_helmet(c.draw, icon_box, mix(col, PAPER, 0.25), INK)
+    fit_text(c.draw, (c.b + c.u(5), icon_box[3] + c.u(1), c.b + c.w - c.u(5), icon_box[3] + c.u(10)),
+             f"{name.upper()} ROMAN", kind="serif", max_size=c.u(6.5), fill=col)
+    fit_text(c.draw, (c.b + c.u(6), icon_box[3] + c.u(11), c.b + c.w - c.u(6), strip[1] - c.u(2)),
+             f"Hand in with your R card while the marker stands in {lo}–{hi} "
+             f"(a modification card may reach back or ahead).", kind="sans", max_size=c.u(3.0), fill=INK)
+
+
+@renderer("lutetia.plan_back")
+def lutetia_plan_back(c: Canvas, area: int, name: str, colour: str, lo: int, hi: int) -> None:
+    back_pattern(c, rgb(colour), "PLAN", f"{lo}–{hi} · {name.upper()}", art.icon_temple)
+
+
+VOTE_TEXT = {
+    "M": ("POWER", "Decides the vote alone. If several are played, the first one revealed counts."),
+    "R": ("ROMAN", "Worth 0. Abstain and hand in a Roman plan – or draw a modification card."),
+}
+
+
+@renderer("lutetia.vote")
+def lutetia_vote(c: Canvas, value: str, name: str, colour: str) -> None:
+    col = rgb(colour)
+    panel = frame(c, col)
+    corner_index(c, value, col if sum(col) < 600 else INK, panel, size_mm=6.5)
+    px0, py0, px1, py1 = panel
+    big = (px0 + c.u(6), py0 + c.u(13), px1 - c.u(6), py0 + c.u(46))
+    ink = col if sum(col) < 600 else mix(col, INK, 0.3)
+    big_glyph(c.draw, big, value, kind="serif", fill=ink, stroke=max(2, c.u(0.55)), stroke_fill=INK)
+    if value in VOTE_TEXT:
+        title, rule = VOTE_TEXT[value]
+        fit_text(c.draw, (px0 + c.u(4), big[3] + c.u(3), px1 - c.u(4), big[3] + c.u(11)), title,
+                 kind="serif", max_size=c.u(6.5), fill=INK)
+        fit_text(c.draw, (px0 + c.u(5), big[3] + c.u(12), px1 - c.u(5), py1 - c.u(10)), rule,
+                 kind="sans", max_size=c.u(3.2), fill=INK)
+    else:
+        fit_text(c.draw, (px0 + c.u(4), big[3] + c.u(3), px1 - c.u(4), big[3] + c.u(11)), "VOTE",
+                 kind="serif", max_size=c.u(6.5), fill=INK)
+        pips = int(value) // 10
+        r = c.u(2.1)
+        rows = [pips] if pips <= 4 else [4, pips - 4]
+        y = big[3] + c.u(17)
+        for n in rows:
+            art.dots_row(c, c.cx, y, n, r, fill=ink, gap=c.u(1.6))
+            y += c.u(6)
+    fit_text(c.draw, (px0 + c.u(4), py1 - c.u(8), px1 - c.u(4), py1 - c.u(2.5)), name.upper(),
+             kind="bold", max_size=c.u(3.2), fill=mix(col, INK, 0.5))
+
+
+@renderer("lutetia.vote_back")
+def lutetia_vote_back(c: Canvas, name: str, colour: str) -> None:
+    back_pattern(c, rgb(colour), "VOTE", name.upper(), art.icon_ballot)
+
+
+MOD_COLOUR = rgb("#7a5230")
+
+
+@renderer("lutetia.mod")
+def lutetia_mod(c: Canvas, value: int) -> None:
+    col = MOD_COLOUR
+    panel = frame(c, col)
+    px0, py0, px1, py1 = panel
+    corner_index(c, f"±{value}", col, panel, size_mm=6)
+    big = (px0 + c.u(5), py0 + c.u(14), px1 - c.u(5), py0 + c.u(42))
+    big_glyph(c.draw, big, f"±{value}", kind="serif", fill=mix(col, PAPER, 0.1), stroke=max(2, c.u(0.5)),
+              stroke_fill=INK)
+    art.dots_row(c, c.cx, big[3] + c.u(6), value, c.u(2.2), fill=col, gap=c.u(1.8))
+    art.icon_arrows(c.draw, (px0 + c.u(8), big[3] + c.u(11), px1 - c.u(8), big[3] + c.u(17)), INK)
+    fit_text(c.draw, (px0 + c.u(4), big[3] + c.u(19), px1 - c.u(4), big[3] + c.u(26)), "MODIFICATION",
+             kind="serif", max_size=c.u(5), fill=INK)
+    fit_text(c.draw, (px0 + c.u(5), big[3] + c.u(27), px1 - c.u(5), py1 - c.u(8)),
+             f"Discard to fulfil one plan {value} before or after the marker's space.",
+             kind="sans", max_size=c.u(3.0), fill=INK)
+
+
+@renderer("lutetia.mod_back")
+def lutetia_mod_back(c: Canvas) -> None:
+    back_pattern(c, MOD_COLOUR, "MODIFICATION", "±1 · ±2 · ±3", art.icon_shield)
+
+
+# ---- Lutece --------------------------------------------------------------------------------
+LUTECE_TEXT = {"character": "CHARACTER", "place": "PLACE", "revenus": "REVENUS"}
+
+
+@renderer("lutece.action")
+def lutece_action(c: Canvas, label: str, kind: str, name: str, colour: str) -> None:
+    col = rgb(colour)
+    panel = frame(c, col, border_mm=2.6, radius_mm=2.5)
+    px0, py0, px1, py1 = panel
+    ink = col if sum(col) < 600 else mix(col, INK, 0.3)
+    corner_index(c, label, ink, panel, size_mm=5)
+    icon_box = (px0 + c.u(9), py0 + c.u(7), px1 - c.u(9), py0 + c.u(25))
+    if kind == "character":
+        art.icon_person(c.draw, icon_box, mix(col, PAPER, 0.55), INK)
+    elif kind == "place":
+        art.icon_temple(c.draw, icon_box, mix(col, PAPER, 0.55), INK)
+    else:
+        art.icon_coin(c.draw, icon_box, rgb("#e8b923"), INK, "+3", font("serif", c.u(6)))
+    big = (px0 + c.u(3), icon_box[3] + c.u(2), px1 - c.u(3), icon_box[3] + c.u(17))
+    big_glyph(c.draw, big, label if kind != "revenus" else "+3", kind="serif", fill=ink,
+              stroke=max(2, c.u(0.45)), stroke_fill=INK)
+    caption = LUTECE_TEXT[kind] + ("\n+3 gold" if kind == "revenus" else "")
+    fit_text(c.draw, (px0 + c.u(3), big[3] + c.u(1.5), px1 - c.u(3), py1 - c.u(6)), caption,
+             kind="bold", max_size=c.u(3.6), fill=INK)
+    fit_text(c.draw, (px0 + c.u(3), py1 - c.u(5.5), px1 - c.u(3), py1 - c.u(1.5)), name.upper(),
+             kind="bold", max_size=c.u(2.4), fill=mix(col, INK, 0.5))
+
+
+@renderer("lutece.action_back")
+def lutece_action_back(c: Canvas, name: str, colour: str) -> None:
+    back_pattern(c, rgb(colour), "ACTION", name.upper(),
+                 lambda d, box, fill, line: art.icon_coin(d, box, fill, line))
+
+
+# ---- Quo Vadis -----------------------------------------------------------------------------
+
+@renderer("quovadis.laurel")
+def quovadis_laurel(c: Canvas, value: int, caesar: bool, colour: str) -> None:
+    col = rgb(colour)
+    c.draw.rectangle(c.full, fill=col)
+    r = c.w / 2
+    cx, cy = c.cx, c.cy
+    gold = rgb("#f2d16b")
+    leaf = gold if caesar else mix(col, WHITE, 0.6)
+    c.draw.ellipse((cx - r * 0.93, cy - r * 0.93, cx + r * 0.93, cy + r * 0.93), outline=leaf, width=max(1, c.u(0.3)))
+    art.laurel(c.draw, cx, cy, r * 0.72, leaf, leaves=7, gap_deg=80)
+    if caesar:
+        box = (int(cx - r * 0.42), int(cy - r * 0.58), int(cx + r * 0.42), int(cy + r * 0.22))
+        big_glyph(c.draw, box, str(value), kind="serif", fill=WHITE, stroke=max(2, c.u(0.4)), stroke_fill=INK)
+        fit_text(c.draw, (int(cx - r * 0.5), int(cy + r * 0.25), int(cx + r * 0.5), int(cy + r * 0.5)),
+                 "CAESAR", kind="bold", max_size=c.u(3), fill=gold)
+    else:
+        box = (int(cx - r * 0.45), int(cy - r * 0.5), int(cx + r * 0.45), int(cy + r * 0.5))
+        big_glyph(c.draw, box, str(value), kind="serif", fill=WHITE, stroke=max(2, c.u(0.4)), stroke_fill=INK)
+
+
+@renderer("quovadis.laurel_back")
+def quovadis_laurel_back(c: Canvas) -> None:
+    col = rgb("#2f5d3a")
+    c.draw.rectangle(c.full, fill=col)
+    r = c.w / 2
+    leaf = mix(col, WHITE, 0.5)
+    c.draw.ellipse((c.cx - r * 0.93, c.cy - r * 0.93, c.cx + r * 0.93, c.cy + r * 0.93), outline=leaf,
+                   width=max(1, c.u(0.3)))
+    art.laurel(c.draw, c.cx, c.cy, r * 0.72, leaf, leaves=7, gap_deg=80)
+    art.laurel(c.draw, c.cx, c.cy, r * 0.36, mix(col, WHITE, 0.35), leaves=4, gap_deg=90)
+
+
+# ---- join card -----------------------------------------------------------------------------
+
+@renderer("join.card")
+def join_card(c: Canvas, code: str, url: str, title: str = "Join the table") -> None:
+    import qrcode
+    from PIL import Image
+
+    col = rgb("#1f4e79")
+    panel = frame(c, col, border_mm=3, radius_mm=4, inner=WHITE)
+    px0, py0, px1, py1 = panel
+    fit_text(c.draw, (px0 + c.u(5), py0 + c.u(3), px1 - c.u(5), py0 + c.u(13)), title, kind="serif",
+             max_size=c.u(8), fill=col)
+    qr = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_M)
+    qr.add_data(url)
+    qr.make(fit=True)
+    modules = qr.modules_count + 4
+    avail = min(px1 - px0 - c.u(12), (py1 - py0) - c.u(46))
+    scale = max(1, avail // modules)
+    img = qr.make_image(fill_color="black", back_color="white").get_image().convert("RGB")
+    img = img.resize((modules * scale, modules * scale), Image.NEAREST)
+    qx, qy = c.cx - img.width // 2, py0 + c.u(15)
+    c.img.paste(img, (qx, qy))
+    y = qy + img.height + c.u(2)
+    fit_text(c.draw, (px0 + c.u(5), y, px1 - c.u(5), y + c.u(5)), "Table code", kind="sans",
+             max_size=c.u(4), fill=INK)
+    big_glyph(c.draw, (px0 + c.u(8), y + c.u(5.5), px1 - c.u(8), y + c.u(19)), code, kind="bold", fill=INK)
+    fit_text(c.draw, (px0 + c.u(4), y + c.u(20.5), px1 - c.u(4), py1 - c.u(3)),
+             f"Scan with your phone camera, or open\n{url}", kind="sans", max_size=c.u(3.6), fill=INK)

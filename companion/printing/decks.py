@@ -1,0 +1,213 @@
+"""What gets printed for each game: decks of cards (with copy counts and backs) and boards.
+
+Data only; the drawing lives in cards.py / board.py. Counts come from the rules pages in
+shared/rules/*.md (see the docstring of each builder). Card faces are `Face`s: a renderer
+name plus plain parameters, so pages can be rendered in worker processes and a deck's
+content can be hashed for the printables manifest.
+
+LUTETIA colours: the rules only fix 21-30 blue and 31-40 red (flag `areas`). The print
+defaults below (green, yellow, blue, red, purple) are kept here, in LUTETIA_AREAS, in one
+place; if companion.games.lutetia defines AREAS as [(name, "#rrggbb"), ...] it wins.
+"""
+
+from __future__ import annotations
+
+import importlib
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Face:
+    renderer: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def kw(self) -> dict[str, Any]:
+        return dict(self.params)
+
+
+def face(renderer: str, **params: Any) -> Face:
+    return Face(renderer, tuple(sorted(params.items())))
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    kind: str
+    name: str
+    front: Face
+    back: Face | None
+    copies: int = 1
+
+
+@dataclass(frozen=True)
+class Deck:
+    game: str
+    name: str
+    title: str
+    cards: tuple[CardSpec, ...]
+    card: Any = "poker"  # default size
+    shape: str = "rect"
+    gap: str = "0mm"
+    bleed: str | None = None  # None = the layout default
+
+    def sequence(self) -> list[CardSpec]:
+        """Cards in print order, copies expanded."""
+        return [c for c in self.cards for _ in range(c.copies)]
+
+    def count(self, kind: str | None = None) -> int:
+        return sum(c.copies for c in self.cards if kind is None or c.kind == kind)
+
+
+@dataclass(frozen=True)
+class Board:
+    game: str
+    name: str
+    title: str
+    params: tuple[tuple[str, Any], ...] = field(default=())
+
+
+# ---- colours -------------------------------------------------------------------------------
+PLAYER_COLOURS: list[tuple[str, str]] = [
+    ("red", "#c8322b"), ("blue", "#2560b8"), ("green", "#2f8a3c"),
+    ("yellow", "#f1c40f"), ("black", "#2b2b2b"), ("white", "#f3efe6"),
+]
+LUTETIA_AREAS: list[tuple[str, str]] = [
+    ("green", "#3d8b3d"), ("yellow", "#e3a800"), ("blue", "#2462b5"),
+    ("red", "#c4302b"), ("purple", "#7d3c98"),
+]
+LUTETIA_VOTES = ["10", "20", "30", "70", "M", "R"]
+LUTETIA_MOD_DECK = {1: 12, 2: 12, 3: 12}
+LUTECE_COLOURS = PLAYER_COLOURS[:5]
+LUTECE_CHARACTERS = ["A", "B", "C", "D", "E"]
+LUTECE_PLACES = ["I", "II", "III", "IV", "V"]
+LAUREL_CHIPS: list[tuple[int, bool, int]] = [  # value, caesar, count
+    (1, False, 18), (2, False, 8), (3, False, 15), (4, False, 9), (5, False, 6), (2, True, 6),
+]
+LAUREL_COLOURS = {1: "#b0773c", 2: "#8fa3ad", 3: "#3f8f5a", 4: "#2f6fb0", 5: "#b03a3a", 0: "#6b3d8f"}
+
+
+def lutetia_areas() -> list[tuple[str, str]]:
+    try:
+        mod = importlib.import_module("companion.games.lutetia")
+        areas = getattr(mod, "AREAS", None)
+        if (isinstance(areas, list | tuple) and len(areas) == 5
+                and all(isinstance(a, list | tuple) and len(a) == 2 and str(a[1]).startswith("#") for a in areas)):
+            return [(str(n), str(c)) for n, c in areas]
+    except Exception:  # the game module is someone else's and may not exist yet
+        pass
+    return list(LUTETIA_AREAS)
+
+
+def parse_mod_deck(value: Any) -> dict[int, int]:
+    """`mod_deck` as "12,12,12", [12, 12, 12] or {1: 12, 2: 12, 3: 12} -> {value: count}."""
+    if value is None:
+        return dict(LUTETIA_MOD_DECK)
+    if isinstance(value, dict):
+        out = {int(k): int(v) for k, v in value.items()}
+    else:
+        parts = str(value).replace(";", ",").split(",") if isinstance(value, str) else list(value)
+        out = {i + 1: int(v) for i, v in enumerate(parts)}
+    if set(out) != {1, 2, 3} or any(not 0 <= v <= 99 for v in out.values()):
+        raise ValueError("mod_deck needs three counts 0..99 for the values 1, 2, 3 (e.g. 12,12,12)")
+    return out
+
+
+# ---- LUTETIA -------------------------------------------------------------------------------
+def lutetia_plans() -> Deck:
+    """60 plan cards: per colour area its 10 numbers + 2 Roman plans; back = area colour."""
+    cards = []
+    for a, (name, colour) in enumerate(lutetia_areas()):
+        lo, hi = a * 10 + 1, a * 10 + 10
+        back = face("lutetia.plan_back", area=a, name=name, colour=colour, lo=lo, hi=hi)
+        for n in range(lo, hi + 1):
+            cards.append(CardSpec("plan", f"plan {n}", face("lutetia.plan", number=n, colour=colour, lo=lo, hi=hi), back))
+        cards.append(CardSpec("roman", f"roman {name}", face("lutetia.roman", name=name, colour=colour, lo=lo, hi=hi),
+                              back, copies=2))
+    return Deck("lutetia", "plans", "LUTETIA plan cards", tuple(cards))
+
+
+def lutetia_votes() -> Deck:
+    """6 vote-card sets (10, 20, 30, 70, M, R), one per player colour; back = player colour."""
+    cards = []
+    for name, colour in PLAYER_COLOURS:
+        back = face("lutetia.vote_back", name=name, colour=colour)
+        for v in LUTETIA_VOTES:
+            cards.append(CardSpec("vote", f"vote {name} {v}", face("lutetia.vote", value=v, name=name, colour=colour), back))
+    return Deck("lutetia", "votes", "LUTETIA vote cards", tuple(cards))
+
+
+def lutetia_mods(mod_deck: Any = None) -> Deck:
+    """Modification cards 1, 2, 3 (12 each by default; counts from the `mod_deck` option)."""
+    counts = parse_mod_deck(mod_deck)
+    back = face("lutetia.mod_back")
+    cards = tuple(CardSpec("mod", f"mod {v}", face("lutetia.mod", value=v), back, copies=counts[v])
+                  for v in (1, 2, 3) if counts[v])
+    return Deck("lutetia", "mods", "LUTETIA modification cards", cards)
+
+
+def lutetia_track(space: str = "32mm") -> Board:
+    """The track 1..50 (five colour areas) with the virtual spaces 51-55, in pieces that join."""
+    areas = lutetia_areas()
+    return Board("lutetia", "track", "LUTETIA track 1-55",
+                 (("areas", tuple(areas)), ("space", space)))
+
+
+# ---- Lutece --------------------------------------------------------------------------------
+def lutece_actions() -> Deck:
+    """60 mini action cards: per player colour A-E, I-V and 2 Revenus (12 x 5 colours)."""
+    cards = []
+    for name, colour in LUTECE_COLOURS:
+        back = face("lutece.action_back", name=name, colour=colour)
+        for ch in LUTECE_CHARACTERS:
+            cards.append(CardSpec("character", f"{name} {ch}", face("lutece.action", label=ch, kind="character",
+                                                                    name=name, colour=colour), back))
+        for pl in LUTECE_PLACES:
+            cards.append(CardSpec("place", f"{name} {pl}", face("lutece.action", label=pl, kind="place",
+                                                                name=name, colour=colour), back))
+        cards.append(CardSpec("revenus", f"{name} revenus", face("lutece.action", label="+3", kind="revenus",
+                                                                 name=name, colour=colour), back, copies=2))
+    return Deck("lutece", "actions", "Lutèce action cards", tuple(cards), card="mini")
+
+
+# ---- Quo Vadis -----------------------------------------------------------------------------
+def quovadis_laurels(diameter: str = "24mm") -> Deck:
+    """Laurel chips: 18 x 1 (open supply) and the pool 8 x 2, 15 x 3, 9 x 4, 6 x 5, 6 x 2 Caesar."""
+    back = face("quovadis.laurel_back")
+    cards = []
+    for value, caesar, count in LAUREL_CHIPS:
+        colour = LAUREL_COLOURS[0 if caesar else value]
+        name = f"laurel {value}" + (" caesar" if caesar else "")
+        kind = "caesar" if caesar else ("supply" if value == 1 else "laurel")
+        cards.append(CardSpec(kind, name, face("quovadis.laurel", value=value, caesar=caesar, colour=colour),
+                              back, copies=count))
+    return Deck("quovadis", "laurels", "Quo Vadis laurel chips", tuple(cards), card=diameter, shape="circle",
+                gap="4mm", bleed="1.5mm")
+
+
+# ---- registry ------------------------------------------------------------------------------
+GAMES = ("lutetia", "lutece", "quovadis")
+_ALIASES = {"quo-vadis": "quovadis", "quo_vadis": "quovadis", "quo vadis": "quovadis"}
+
+
+def game_id(name: str) -> str:
+    plain = unicodedata.normalize("NFKD", str(name)).encode("ascii", "ignore").decode().lower().strip()
+    plain = _ALIASES.get(plain, plain).replace("-", "").replace("_", "").replace(" ", "")
+    if plain not in GAMES:
+        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
+    return plain
+
+
+def game_items(game: str, mod_deck: Any = None) -> list[Deck | Board]:
+    """Everything printable for a game, in print order."""
+    g = game_id(game)
+    if g == "lutetia":
+        return [lutetia_plans(), lutetia_votes(), lutetia_mods(mod_deck), lutetia_track()]
+    if g == "lutece":
+        return [lutece_actions()]
+    return [quovadis_laurels()]
+
+
+def deck_names(game: str) -> list[str]:
+    return [d.name for d in game_items(game)]

@@ -1,0 +1,291 @@
+"""Turns decks and boards into sheets: page jobs -> page images -> JPEG -> PDF.
+
+A `PageJob` is plain picklable data (what to draw where, in page pixels); `paint` draws it
+into an RGB page image. Jobs are painted and JPEG-encoded in worker processes when there are
+many pages, so a full LUTETIA set at 300 dpi stays within seconds on two cores.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from companion.printing import board as boards
+from companion.printing.art import INK, WHITE, mix
+from companion.printing.cards import render_face
+from companion.printing.decks import Board, Deck, Face
+from companion.printing.fonts import fit_text
+from companion.printing.layout import (
+    CROP_MARK_WIDTH_MM,
+    DeckLayout,
+    LayoutOptions,
+    layout_cards,
+    mirror_slot,
+    paper_size,
+)
+from companion.printing.pdf import PdfImage, write_pdf
+from companion.printing.units import mm_to_px
+
+JPEG_QUALITY = 85
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Placed:
+    face: Face
+    x: int
+    y: int
+    w: int
+    h: int
+    bleed: int
+
+
+@dataclass(frozen=True)
+class PageJob:
+    kind: str  # "cards" | "board" | "registration" | "blank"
+    page_px: tuple[int, int]
+    paper_mm: tuple[float, float]
+    dpi: int
+    placed: tuple[Placed, ...] = ()
+    shape: str = "rect"
+    marks: tuple[tuple[int, int, int, int], ...] = ()
+    fold_line: tuple[int, int, int, int] | None = None
+    extra: tuple[tuple[str, Any], ...] = field(default=())
+    label: str = ""
+
+
+# ---- painting ------------------------------------------------------------------------------
+
+@lru_cache(maxsize=48)
+def _face_image(face: Face, w: int, h: int, bleed: int, dpi: int) -> Image.Image:
+    return render_face(face.renderer, face.kw, w, h, bleed, dpi).img
+
+
+@lru_cache(maxsize=8)
+def _circle_mask(w: int, h: int, bleed: int) -> Image.Image:
+    m = Image.new("L", (w + 2 * bleed, h + 2 * bleed), 0)
+    ImageDraw.Draw(m).ellipse((0, 0, w + 2 * bleed - 1, h + 2 * bleed - 1), fill=255)
+    return m
+
+
+def paint(job: PageJob) -> Image.Image:
+    page = Image.new("RGB", job.page_px, WHITE)
+    if job.kind == "cards":
+        _paint_cards(page, job)
+    elif job.kind == "board":
+        extra = dict(job.extra)
+        img = boards.board_image(dict(extra["params"]), job.dpi)
+        boards.paint_tile(page, img, extra["tile"], job.dpi, extra["title"])
+    elif job.kind == "registration":
+        _paint_registration(page, job)
+    if job.label:
+        d = ImageDraw.Draw(page)
+        u = lambda mm: mm_to_px(mm, job.dpi)  # noqa: E731
+        fit_text(d, (u(4), page.height - u(3.6), page.width - u(4), page.height - u(1.2)), job.label,
+                 kind="sans", max_size=u(2.2), fill=mix(WHITE, INK, 0.6), align="right")
+    return page
+
+
+def _paint_cards(page: Image.Image, job: PageJob) -> None:
+    d = ImageDraw.Draw(page)
+    for p in job.placed:
+        img = _face_image(p.face, p.w, p.h, p.bleed, job.dpi)
+        if job.shape == "circle":
+            page.paste(img, (p.x - p.bleed, p.y - p.bleed), _circle_mask(p.w, p.h, p.bleed))
+        else:
+            page.paste(img, (p.x - p.bleed, p.y - p.bleed))
+    if job.shape == "rect":
+        # a neighbour's bleed never covers a card: paste every cut area again on top
+        for p in job.placed:
+            img = _face_image(p.face, p.w, p.h, p.bleed, job.dpi)
+            page.paste(img.crop((p.bleed, p.bleed, p.bleed + p.w, p.bleed + p.h)), (p.x, p.y))
+    else:  # round tokens: a thin cut circle on the cut line
+        lw = max(1, mm_to_px(0.2, job.dpi))
+        for p in job.placed:
+            d.ellipse((p.x, p.y, p.x + p.w - 1, p.y + p.h - 1), outline=INK, width=lw)
+    lw = max(1, mm_to_px(CROP_MARK_WIDTH_MM, job.dpi))
+    for x0, y0, x1, y1 in job.marks:
+        if x0 == x1:
+            d.rectangle((x0 - lw // 2, y0, x0 - lw // 2 + lw - 1, y1), fill=(0, 0, 0))
+        else:
+            d.rectangle((x0, y0 - lw // 2, x1, y0 - lw // 2 + lw - 1), fill=(0, 0, 0))
+    if job.fold_line:
+        x0, y0, x1, y1 = job.fold_line
+        dash = mm_to_px(3, job.dpi)
+        grey = mix(WHITE, INK, 0.5)
+        if x0 == x1:
+            for y in range(y0, y1, 2 * dash):
+                d.line([(x0, y), (x0, min(y1, y + dash))], fill=grey, width=lw)
+        else:
+            for x in range(x0, x1, 2 * dash):
+                d.line([(x, y0), (min(x1, x + dash), y0)], fill=grey, width=lw)
+
+
+def encode(job: PageJob, quality: int = JPEG_QUALITY) -> PdfImage:
+    img = paint(job)
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", quality=quality, subsampling=2, dpi=(job.dpi, job.dpi))
+    return PdfImage(buf.getvalue(), img.width, img.height)
+
+
+def _encode_star(args: tuple[PageJob, int]) -> PdfImage:
+    return encode(*args)
+
+
+# ---- jobs from decks -----------------------------------------------------------------------
+
+def deck_options(deck: Deck, opts: LayoutOptions, card_given: bool) -> LayoutOptions:
+    """A deck's own defaults (its card size, shape, gap) unless the caller set the card size."""
+    o = replace(opts, shape=deck.shape)
+    if not card_given:
+        o = replace(o, card=deck.card, gap=deck.gap if deck.shape == "circle" else opts.gap)
+        if deck.bleed is not None:
+            o = replace(o, bleed=deck.bleed)
+    return o
+
+
+def deck_jobs(deck: Deck, opts: LayoutOptions, copies: int = 1, card_given: bool = False
+              ) -> tuple[DeckLayout, list[PageJob]]:
+    seq = [c for c in deck.sequence() for _ in range(max(1, copies))]
+    layout = layout_cards(len(seq), deck_options(deck, opts, card_given))
+    jobs = []
+    n_sheets = max((p.sheet for p in layout.pages), default=0) + 1
+    for page in layout.pages:
+        placed = []
+        for s in page.slots:
+            card = seq[s.index]
+            f = card.front if s.side == "front" else card.back
+            if f is None:
+                continue
+            placed.append(Placed(f, s.x, s.y, s.w, s.h, s.bleed_px))
+        side = {"front": "fronts", "back": "backs", "fold": "fold"}[page.kind]
+        label = f"{deck.title} · sheet {page.sheet + 1}/{n_sheets} · {side} · {layout.options.paper.upper()}"
+        jobs.append(PageJob("cards", layout.page_px, layout.paper_mm, layout.options.dpi, tuple(placed),
+                            layout.options.shape, tuple(page.marks), page.fold_line, label=label))
+    return layout, jobs
+
+
+def board_jobs(b: Board, opts: LayoutOptions) -> list[PageJob]:
+    o = opts.normalised()
+    params = dict(b.params)
+    tiles = boards.tile_board(boards.board_size_mm(params), o.paper, o.orientation)
+    jobs = []
+    for t in tiles:
+        pw, ph = paper_size(o.paper, t.orientation)
+        px = (mm_to_px(pw, o.dpi), mm_to_px(ph, o.dpi))
+        extra = (("params", b.params), ("tile", t), ("title", b.title))
+        jobs.append(PageJob("board", px, (pw, ph), o.dpi, extra=extra))
+        if o.backs in ("duplex-long", "duplex-short"):
+            jobs.append(PageJob("blank", px, (pw, ph), o.dpi))  # keeps later sheets' sides right
+    return jobs
+
+
+# ---- registration --------------------------------------------------------------------------
+
+def registration_points(page_px: tuple[int, int], dpi: int) -> list[tuple[int, int]]:
+    W, H = page_px
+    m = mm_to_px(40, dpi)
+    return [(W // 2, H // 2), (m, m), (W - m, m), (m, H - m), (W - m, H - m)]
+
+
+def registration_jobs(paper: str = "a4", backs: str = "duplex-long", offset: Any = None, dpi: int = 300,
+                      orientation: str | None = None) -> list[PageJob]:
+    """Two pages: crosses on the front; rulers on the back, at the mirrored places."""
+    o = LayoutOptions(paper=paper, backs=backs, offset=offset, dpi=dpi,
+                      orientation=orientation or "portrait").normalised()
+    if o.backs not in ("duplex-long", "duplex-short"):
+        o = replace(o, backs="duplex-long")
+    pw, ph = paper_size(o.paper, o.orientation or "portrait")
+    px = (mm_to_px(pw, dpi), mm_to_px(ph, dpi))
+    common = dict(page_px=px, paper_mm=(pw, ph), dpi=dpi)
+    extra_front = (("side", "front"), ("backs", o.backs), ("orientation", o.orientation), ("offset", o.offset))
+    extra_back = (("side", "back"), ("backs", o.backs), ("orientation", o.orientation), ("offset", o.offset))
+    return [PageJob("registration", extra=extra_front, label="registration · front", **common),  # type: ignore[arg-type]
+            PageJob("registration", extra=extra_back, label="registration · back", **common)]  # type: ignore[arg-type]
+
+
+def _paint_registration(page: Image.Image, job: PageJob) -> None:
+    from companion.printing.layout import Slot
+
+    e = dict(job.extra)
+    d = ImageDraw.Draw(page)
+    dpi = job.dpi
+    u = lambda mm: mm_to_px(mm, dpi)  # noqa: E731
+    lw = max(1, u(0.25))
+    off = (u(e["offset"][0]), u(e["offset"][1]))
+    W, H = job.page_px
+    if e["side"] == "front":
+        for x, y in registration_points(job.page_px, dpi):
+            d.rectangle((x - u(12), y - lw // 2, x + u(12), y - lw // 2 + lw - 1), fill=(200, 0, 0))
+            d.rectangle((x - lw // 2, y - u(12), x - lw // 2 + lw - 1, y + u(12)), fill=(200, 0, 0))
+            d.ellipse((x - u(3), y - u(3), x + u(3), y + u(3)), outline=(200, 0, 0), width=lw)
+        text = (f"DUPLEX REGISTRATION ({e['backs']}). Print both pages on one sheet, {e['backs']}, at 100 % "
+                "(no 'fit to page'). Hold the sheet against a window with the BACK towards you. Where the red "
+                "crosses show through, read the rulers: that X,Y (mm) is your printer's offset; print with "
+                "--offset X,Y. A second print with the offset should read 0,0.")
+        fit_text(d, (u(55), u(20), W - u(55), u(75)), text, kind="sans", max_size=u(3.6), fill=INK)
+        return
+    for x, y in registration_points(job.page_px, dpi):
+        s = mirror_slot(Slot(0, "front", x, y, 0, 0, 0), e["backs"], e["orientation"], job.page_px, off)
+        bx, by = s.x, s.y
+        for k in range(-10, 11):
+            t = u(abs(k) % 5 == 0 and 3 or 1.6)
+            kx, ky = bx + u(k), by + u(k)
+            d.line([(kx, by - t), (kx, by + t)], fill=INK, width=lw)
+            d.line([(bx - t, ky), (bx + t, ky)], fill=INK, width=lw)
+            if k % 2 == 0 and k:
+                f_size = u(2.2)
+                fit_text(d, (kx - u(2), by + u(3.3), kx + u(2), by + u(3.3) + f_size), str(k), kind="sans",
+                         max_size=f_size, fill=INK)
+                fit_text(d, (bx + u(3.3), ky - f_size // 2, bx + u(8), ky + f_size // 2), str(k), kind="sans",
+                         max_size=f_size, fill=INK, align="left")
+        d.line([(bx - u(10), by), (bx + u(10), by)], fill=INK, width=lw)
+        d.line([(bx, by - u(10)), (bx, by + u(10))], fill=INK, width=lw)
+    text = (f"BACK. Read X on the horizontal ruler and Y on the vertical ruler where the red cross shows through "
+            f"(+ = right / down as you look at this side). Offset now: {e['offset'][0]:g},{e['offset'][1]:g} mm.")
+    fit_text(d, (u(55), u(20), W - u(55), u(60)), text, kind="sans", max_size=u(3.6), fill=INK)
+
+
+# ---- running jobs --------------------------------------------------------------------------
+
+def _pool_context() -> Any:
+    method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    return multiprocessing.get_context(method)
+
+
+def encode_all(jobs: list[PageJob], quality: int = JPEG_QUALITY, workers: int | None = None,
+               progress: Progress | None = None) -> list[PdfImage]:
+    """Paint and encode every page, in worker processes when it pays off. Order is kept."""
+    n = len(jobs)
+    workers = workers if workers is not None else min(4, os.cpu_count() or 1)
+    out: list[PdfImage] = []
+    if workers <= 1 or n < 4:
+        for i, job in enumerate(jobs):
+            out.append(encode(job, quality))
+            if progress:
+                progress(i + 1, n)
+        return out
+    # group pages of one deck on one worker so its face cache is reused: contiguous chunks
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as ex:
+        chunk = max(1, n // (workers * 3))
+        for i, img in enumerate(ex.map(_encode_star, [(j, quality) for j in jobs], chunksize=chunk)):
+            out.append(img)
+            if progress:
+                progress(i + 1, n)
+    return out
+
+
+def pdf_from_jobs(jobs: Iterable[PageJob], title: str = "", quality: int = JPEG_QUALITY,
+                  workers: int | None = None, progress: Progress | None = None) -> bytes:
+    jobs = list(jobs)
+    images = encode_all(jobs, quality, workers, progress)
+    return write_pdf([(img, job.paper_mm) for img, job in zip(images, jobs, strict=True)], title=title)
