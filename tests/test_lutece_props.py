@@ -97,14 +97,12 @@ def test_random_play_conserves_gold_hides_secrets_replays(n: int, opts: dict[str
         # JSON round trip keeps behaviour
         assert json.loads(json.dumps(state)) == state
         # no secret in the host view or in another seat's view
-        for s in range(n):
-            twin = twin_with_other_secrets(state, s)
-            if twin is None:
-                continue
+        s = data.draw(st.integers(0, n - 1))
+        twin = twin_with_other_secrets(state, s)
+        if twin is not None:
             assert L.view(twin, None) == L.view(state, None)
-            for other in range(n):
-                if other != s:
-                    assert L.view(twin, other) == L.view(state, other)
+            other = (s + 1) % n
+            assert L.view(twin, other) == L.view(state, other)
         json.dumps(L.view(state, None))
         if state["phase"] == "over":
             assert L.result(state) is not None
