@@ -576,6 +576,13 @@ _HANDLERS = {"place": _place, "move": _move, "caesar": _caesar, "keep_caesar": _
 
 
 # ---------------------------------------------------------------------------- view --
+def _answered(state: State) -> list[int]:
+    v = state["vote"]
+    if not v:
+        return []
+    return [s for s in v["voters"] if s not in _awaiting(state)]
+
+
 def _public_vote(state: State) -> dict[str, Any] | None:
     v = state["vote"]
     if not v:
@@ -640,6 +647,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "options": dict(state["options"]),
         "log": [dict(e, params=dict(e["params"])) for e in state["log"]],
         "result": result(state) if over else None,
+        "over": over,
+        # the platform's seat list shows who has answered the running vote (never what)
+        "submitted": _answered(state),
+        "locked": _answered(state),
     }
     if seat is not None and isinstance(seat, int) and 0 <= seat < n:
         pl = state["players"][seat]
