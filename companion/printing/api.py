@@ -21,17 +21,18 @@ LAYOUT_KEYS = {"paper", "orientation", "card", "bleed", "margin", "gap", "dpi", 
 
 
 def split_options(layout: dict[str, Any]) -> tuple[LayoutOptions, dict[str, Any]]:
-    unknown = set(layout) - LAYOUT_KEYS - {"copies", "mod_deck", "quality", "workers", "progress"}
+    unknown = set(layout) - LAYOUT_KEYS - {"copies", "mod_deck", "areas", "quality", "workers", "progress"}
     if unknown:
         raise TypeError(f"unknown print options: {', '.join(sorted(unknown))}")
     opts = LayoutOptions(**{k: v for k, v in layout.items() if k in LAYOUT_KEYS and v is not None})
     opts.normalised()  # validate early
-    rest = {k: layout.get(k) for k in ("copies", "mod_deck", "quality", "workers", "progress")}
+    rest = {k: layout.get(k) for k in ("copies", "mod_deck", "areas", "quality", "workers", "progress")}
     return opts, rest
 
 
-def select_items(game: str, deck: str | None = None, mod_deck: Any = None) -> list[D.Deck | D.Board]:
-    items = D.game_items(game, mod_deck)
+def select_items(game: str, deck: str | None = None, mod_deck: Any = None,
+                 areas: str | None = None) -> list[D.Deck | D.Board]:
+    items = D.game_items(game, mod_deck, areas)
     if deck is None or deck == "all":
         return items
     chosen = [i for i in items if i.name == deck.lower()]
@@ -44,7 +45,7 @@ def game_jobs(game: str, deck: str | None = None, **layout: Any) -> list[PageJob
     opts, rest = split_options(layout)
     card_given = "card" in layout and layout["card"] is not None
     jobs: list[PageJob] = []
-    for item in select_items(game, deck, rest["mod_deck"]):
+    for item in select_items(game, deck, rest["mod_deck"], rest["areas"]):
         if isinstance(item, D.Board):
             jobs += board_jobs(item, opts)
         else:
@@ -56,7 +57,8 @@ def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None 
     """The PDF of a game's printables (all decks and boards, or one `deck`).
 
     layout: paper, orientation, card, bleed, margin, gap, dpi, backs, offset, crop_marks,
-    copies (each card this many times), mod_deck ("12,12,12"), quality (JPEG), workers.
+    copies (each card this many times), mod_deck ("12,12,12"), areas (LUTETIA's option, e.g.
+    "orange-green-blue-red-grey"), quality (JPEG), workers.
     """
     jobs = game_jobs(game, deck, **layout)
     title = f"{D.game_id(game)} {deck or 'all'}"

@@ -64,7 +64,7 @@ def back_pattern(c: Canvas, colour: tuple[int, int, int], title: str, subtitle: 
                  icon: Callable[..., None] | None) -> None:
     """A card back: colour field with stripes, a light medallion with an icon, a title."""
     c.draw.rectangle(c.full, fill=colour)
-    art.stripes(c, mix(colour, INK if sum(colour) > 300 else WHITE, 0.12), step_mm=5, width_mm=1.6)
+    art.stripes(c, mix(colour, INK if sum(colour) > 300 else WHITE, 0.07), step_mm=9, width_mm=4)
     inner = c.inset(2.5)
     art.rounded(c.draw, inner, c.u(3), outline=mix(colour, PAPER, 0.7), width=max(2, c.u(0.6)))
     r = int(min(c.w, c.h) * 0.36)

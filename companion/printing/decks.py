@@ -5,9 +5,10 @@ shared/rules/*.md (see the docstring of each builder). Card faces are `Face`s: a
 name plus plain parameters, so pages can be rendered in worker processes and a deck's
 content can be hashed for the printables manifest.
 
-LUTETIA colours: the rules only fix 21-30 blue and 31-40 red (flag `areas`). The print
-defaults below (green, yellow, blue, red, purple) are kept here, in LUTETIA_AREAS, in one
-place; if companion.games.lutetia defines AREAS as [(name, "#rrggbb"), ...] it wins.
+LUTETIA colours: the rules only fix 21-30 blue and 31-40 red (flag `areas`). The area
+names and colours come from companion.games.lutetia (COLOURS and the default of its `areas`
+option, "green-yellow-blue-red-purple"), as do the modification counts (options mod_1..3);
+LUTETIA_AREAS / LUTETIA_MOD_DECK below are only the fallback if that module is unavailable.
 """
 
 from __future__ import annotations
@@ -88,22 +89,51 @@ LAUREL_CHIPS: list[tuple[int, bool, int]] = [  # value, caesar, count
 LAUREL_COLOURS = {1: "#b0773c", 2: "#8fa3ad", 3: "#3f8f5a", 4: "#2f6fb0", 5: "#b03a3a", 0: "#6b3d8f"}
 
 
-def lutetia_areas() -> list[tuple[str, str]]:
+def _lutetia_game() -> Any:
     try:
-        mod = importlib.import_module("companion.games.lutetia")
-        areas = getattr(mod, "AREAS", None)
-        if (isinstance(areas, list | tuple) and len(areas) == 5
-                and all(isinstance(a, list | tuple) and len(a) == 2 and str(a[1]).startswith("#") for a in areas)):
-            return [(str(n), str(c)) for n, c in areas]
-    except Exception:  # the game module is someone else's and may not exist yet
-        pass
-    return list(LUTETIA_AREAS)
+        return importlib.import_module("companion.games.lutetia")
+    except Exception:  # the game module is someone else's and may be missing or in flux
+        return None
+
+
+def _option_default(mod: Any, name: str) -> Any:
+    for opt in getattr(mod, "OPTIONS", None) or []:
+        if getattr(opt, "name", None) == name:
+            return opt.default
+    return None
+
+
+def lutetia_areas(areas: str | None = None) -> list[tuple[str, str]]:
+    """[(name, "#rrggbb")] x 5. `areas` is the game's option ("green-yellow-blue-red-purple");
+    names and colours come from companion.games.lutetia (COLOURS, option `areas`) when present."""
+    mod = _lutetia_game()
+    colours = dict(LUTETIA_AREAS)
+    if mod is not None and isinstance(getattr(mod, "COLOURS", None), dict):
+        colours.update({str(k): str(v) for k, v in mod.COLOURS.items()})
+    preset = areas or (_option_default(mod, "areas") if mod is not None else None)
+    if not preset:
+        return [(n, colours[n]) for n, _ in LUTETIA_AREAS]
+    names = str(preset).lower().split("-")
+    if len(names) != 5 or any(n not in colours for n in names):
+        raise ValueError(f"areas must be five colours like green-yellow-blue-red-purple, not {preset!r}")
+    return [(n, colours[n]) for n in names]
+
+
+def default_mod_deck() -> dict[int, int]:
+    mod = _lutetia_game()
+    out = dict(LUTETIA_MOD_DECK)
+    if mod is not None:
+        for v in (1, 2, 3):
+            d = _option_default(mod, f"mod_{v}")
+            if isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= 99:
+                out[v] = d
+    return out
 
 
 def parse_mod_deck(value: Any) -> dict[int, int]:
     """`mod_deck` as "12,12,12", [12, 12, 12] or {1: 12, 2: 12, 3: 12} -> {value: count}."""
     if value is None:
-        return dict(LUTETIA_MOD_DECK)
+        return default_mod_deck()
     if isinstance(value, dict):
         out = {int(k): int(v) for k, v in value.items()}
     else:
@@ -115,10 +145,10 @@ def parse_mod_deck(value: Any) -> dict[int, int]:
 
 
 # ---- LUTETIA -------------------------------------------------------------------------------
-def lutetia_plans() -> Deck:
+def lutetia_plans(areas: str | None = None) -> Deck:
     """60 plan cards: per colour area its 10 numbers + 2 Roman plans; back = area colour."""
     cards = []
-    for a, (name, colour) in enumerate(lutetia_areas()):
+    for a, (name, colour) in enumerate(lutetia_areas(areas)):
         lo, hi = a * 10 + 1, a * 10 + 10
         back = face("lutetia.plan_back", area=a, name=name, colour=colour, lo=lo, hi=hi)
         for n in range(lo, hi + 1):
@@ -147,11 +177,10 @@ def lutetia_mods(mod_deck: Any = None) -> Deck:
     return Deck("lutetia", "mods", "LUTETIA modification cards", cards)
 
 
-def lutetia_track(space: str = "32mm") -> Board:
+def lutetia_track(areas: str | None = None, space: str = "32mm") -> Board:
     """The track 1..50 (five colour areas) with the virtual spaces 51-55, in pieces that join."""
-    areas = lutetia_areas()
     return Board("lutetia", "track", "LUTETIA track 1-55",
-                 (("areas", tuple(areas)), ("space", space)))
+                 (("areas", tuple(lutetia_areas(areas))), ("space", space)))
 
 
 # ---- Lutece --------------------------------------------------------------------------------
@@ -199,11 +228,11 @@ def game_id(name: str) -> str:
     return plain
 
 
-def game_items(game: str, mod_deck: Any = None) -> list[Deck | Board]:
-    """Everything printable for a game, in print order."""
+def game_items(game: str, mod_deck: Any = None, areas: str | None = None) -> list[Deck | Board]:
+    """Everything printable for a game, in print order (options: LUTETIA's mod_deck, areas)."""
     g = game_id(game)
     if g == "lutetia":
-        return [lutetia_plans(), lutetia_votes(), lutetia_mods(mod_deck), lutetia_track()]
+        return [lutetia_plans(areas), lutetia_votes(), lutetia_mods(mod_deck), lutetia_track(areas)]
     if g == "lutece":
         return [lutece_actions()]
     return [quovadis_laurels()]

@@ -131,7 +131,7 @@ def _paint_cards(page: Image.Image, job: PageJob) -> None:
 
 
 def encode(job: PageJob, quality: int = JPEG_QUALITY) -> PdfImage:
-    img = paint(job)
+    img = paint(job) if job.kind != "blank" else Image.new("RGB", (16, 16), WHITE)
     buf = io.BytesIO()
     img.save(buf, "JPEG", quality=quality, subsampling=2, dpi=(job.dpi, job.dpi))
     return PdfImage(buf.getvalue(), img.width, img.height)

@@ -1,0 +1,128 @@
+"""`companion print ...`: PDFs of card sheets, boards, join cards and the registration page.
+
+    companion print GAME [--deck NAME] [--paper a4|letter] [--card poker] [--bleed 3mm]
+                         [--backs duplex-long|duplex-short|fold|none] [--dpi 300]
+                         [--orientation portrait|landscape] [--offset X,Y] [--copies N] -o FILE.pdf
+    companion print --all            regenerate printables/ (A4 + Letter) and docs/print-*.png
+    companion print --registration   duplex offset test page
+    companion print --join CODE URL  a sheet of join cards for a table
+    companion print --list           games and decks
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from companion.printing import api, printables
+from companion.printing import decks as D
+from companion.printing.layout import BACKS, CARD_PRESETS, PAPERS
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="companion print", description="Print-and-play PDFs (cards, boards, chips).")
+    p.add_argument("game", nargs="?", help=f"one of {', '.join(D.GAMES)}")
+    p.add_argument("--deck", help="one deck or board of the game (default: all); see --list")
+    p.add_argument("--paper", default="a4", choices=sorted(PAPERS))
+    p.add_argument("--orientation", choices=["portrait", "landscape"], help="default: whichever fits more")
+    p.add_argument("--card", help=f"{', '.join(CARD_PRESETS)} or a size like 63x88mm, 2.5x3.5in "
+                                  "(default: each deck's own size)")
+    p.add_argument("--bleed", default=None, help="default 3mm (chips 1.5mm)")
+    p.add_argument("--margin", default=None, help="minimum paper margin, default 4mm")
+    p.add_argument("--gap", default=None, help="space between cards, default 0mm (chips 4mm)")
+    p.add_argument("--backs", default="duplex-long", choices=BACKS)
+    p.add_argument("--dpi", type=int, default=300)
+    p.add_argument("--offset", help="duplex correction X,Y in mm for back pages (see --registration)")
+    p.add_argument("--copies", type=int, default=1, help="print every card this many times")
+    p.add_argument("--mod-deck", help="LUTETIA modification cards per value 1,2,3 (default 12,12,12)")
+    p.add_argument("--areas", help="LUTETIA area colours, e.g. green-yellow-blue-red-purple (the game's option)")
+    p.add_argument("--quality", type=int, default=85, help="JPEG quality (default 85)")
+    p.add_argument("--no-crop-marks", action="store_true")
+    p.add_argument("--workers", type=int, help="render processes (default: CPU count, max 4)")
+    p.add_argument("-o", "--output", help="output PDF (default: GAME[-DECK]-PAPER.pdf)")
+    p.add_argument("--all", action="store_true", help="regenerate printables/ and docs/print-*.png")
+    p.add_argument("--check", action="store_true", help="with --all: only report whether printables/ is stale")
+    p.add_argument("--registration", action="store_true", help="the duplex registration test page")
+    p.add_argument("--join", nargs=2, metavar=("CODE", "URL"), help="a sheet of join cards")
+    p.add_argument("--list", action="store_true", help="list games and decks")
+    return p
+
+
+def _progress(label: str) -> Callable[[int, int], None]:
+    tty = sys.stderr.isatty()
+
+    def show(done: int, total: int) -> None:
+        bar = "#" * (20 * done // total)
+        end = "\n" if done == total else ""
+        if tty:
+            print(f"\r{label}: [{bar:<20}] {done}/{total} pages", end=end, file=sys.stderr, flush=True)
+        elif done == total or done % 5 == 0:
+            print(f"{label}: {done}/{total} pages", file=sys.stderr, flush=True)
+    return show
+
+
+def main(argv: list[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["print"]:
+        args_list = args_list[1:]
+    p = parser()
+    try:
+        a = p.parse_args(args_list)
+    except SystemExit as e:  # --help or a usage error: return its code, the caller decides
+        return int(e.code or 0) if not isinstance(e.code, str) else 2
+    try:
+        return _run(a, p)
+    except (ValueError, TypeError) as e:
+        print(f"companion print: {e}", file=sys.stderr)
+        return 2
+
+
+def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+    if a.list:
+        for g in D.GAMES:
+            print(f"{g}: " + ", ".join(f"{i.name} ({i.count() if isinstance(i, D.Deck) else 'board'})"
+                                       for i in D.game_items(g)))
+        return 0
+    if a.all:
+        if a.check:
+            problems = printables.stale()
+            for line in problems:
+                print(line, file=sys.stderr)
+            print("printables/ is up to date" if not problems else "printables/ is stale: run companion print --all")
+            return 1 if problems else 0
+        t = time.perf_counter()
+        printables.write_all(log=lambda s: print(s, file=sys.stderr), progress_for=_progress)
+        printables.write_previews(log=lambda s: print(s, file=sys.stderr))
+        print(f"printables regenerated in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+        return 0
+    t = time.perf_counter()
+    if a.registration:
+        pdf = api.registration_pdf(a.paper, a.backs if a.backs.startswith("duplex") else "duplex-long", a.offset,
+                                   a.dpi, a.quality)
+        out = a.output or f"registration-{a.paper}.pdf"
+    elif a.join:
+        pdf = api.join_card_pdf(a.join[0], a.join[1], a.paper, a.dpi)
+        out = a.output or f"join-{a.join[0]}-{a.paper}.pdf"
+    elif a.game:
+        game = D.game_id(a.game)
+        pdf = api.render_pdf(
+            game, a.deck, paper=a.paper, orientation=a.orientation, card=a.card, bleed=a.bleed, margin=a.margin,
+            gap=a.gap, dpi=a.dpi, backs=a.backs, offset=a.offset, copies=a.copies, mod_deck=a.mod_deck, areas=a.areas,
+            quality=a.quality, crop_marks=not a.no_crop_marks, workers=a.workers,
+            progress=_progress(f"{game}{'/' + a.deck if a.deck else ''}"),
+        )
+        out = a.output or f"{game}{'-' + a.deck if a.deck else ''}-{a.paper}.pdf"
+    else:
+        p.print_usage(sys.stderr)
+        print("companion print: name a GAME, or use --all, --registration, --join or --list", file=sys.stderr)
+        return 2
+    Path(out).write_bytes(pdf)
+    print(f"wrote {out} ({len(pdf) / 1e6:.1f} MB) in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
