@@ -7,7 +7,7 @@ from types import ModuleType
 
 from companion import i18n
 
-GAME_MODULES = ["sealed_vote", "quovadis", "lutece"]
+GAME_MODULES = ["sealed_vote", "quovadis", "lutece", "lutetia"]
 
 _games: dict[str, ModuleType] = {}
 
