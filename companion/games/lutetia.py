@@ -243,6 +243,20 @@ def setup(options: dict[str, Any], seats: list[dict[str, Any]], seed: int) -> di
 # small helpers
 
 
+def _copy(x: Any) -> Any:
+    """Deep copy of plain JSON data (much faster than copy.deepcopy)."""
+    if isinstance(x, dict):
+        return {k: _copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_copy(v) for v in x]
+    return x
+
+
+def _clone(state: dict[str, Any]) -> dict[str, Any]:
+    """base.clone, but the log is append-only: its entries are shared, never mutated."""
+    return {k: (list(v) if k == "log" else _copy(v)) for k, v in state.items()}
+
+
 def _log(st: dict[str, Any], key: str, **params: Any) -> None:
     st["log"].append({"key": key, "params": params})
 
@@ -361,7 +375,7 @@ def roman_options(st: dict[str, Any], seat: int) -> list[dict[str, Any]]:
 def dead_plans(st: dict[str, Any], seat: int) -> list[str]:
     if st["phase"] != "propose" or st["proposer"] != seat:
         return []
-    return [pid for pid in st["players"][seat]["plans"] if is_dead(st, pid)]
+    return sorted((pid for pid in st["players"][seat]["plans"] if is_dead(st, pid)), key=_plan_sort_key)
 
 
 def propose_targets(st: dict[str, Any]) -> list[int]:
@@ -725,8 +739,8 @@ def _roman(st: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
     p = st["players"][seat]
     base.require(is_roman(pid) and pid in p["plans"], "lutetia.err.not_your_roman")
     base.require(v == 0 or v in p["mods"], "lutetia.err.no_mod", value=v)
-    ok = any(o["plan"] == pid and o["value"] == v for o in roman_options(st, seat))
     a = plan_area(pid)
+    ok = any(plan_area(o["plan"]) == a and o["value"] == v for o in roman_options(st, seat))
     base.require(ok, "lutetia.err.roman_mismatch", lo=10 * a - 9, hi=10 * a, pos=st["roman_pos"])
     if v:
         _use_mod(st, seat, v)
@@ -788,7 +802,7 @@ def apply(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
         raise RuleError("err.unknown_action")
     if state["phase"] == "over" and kind != "report_draw":
         raise RuleError("err.game_over")
-    st = base.clone(state)
+    st = _clone(state)
     if kind in ("force_reveal", "skip"):
         base.require(action.get("seat") is None, "err.host_only")
         if kind == "force_reveal":
@@ -901,7 +915,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "reveals": [],
         "outcome": st["outcome"],
         "waiting": len(st["tasks"]) if ph == "after" else 0,
-        "log": [dict(e) for e in st["log"]],
+        "log": [{"key": e["key"], "params": dict(e["params"])} for e in st["log"]],
     }
     if ph == "vote":
         pub = sealed.public(st["vote"])
@@ -922,7 +936,8 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return v
     p = st["players"][seat]
     groups = []
-    dead_now = set(dead_plans(st, seat))
+    dead_list = dead_plans(st, seat)
+    dead_now = set(dead_list)
     for info in area_info(st):
         a = info["area"]
         plans = []
@@ -945,7 +960,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "tasks": list(st["tasks"].get(str(seat), [])) if ph == "after" else [],
         "fulfil_options": fulfil_options(st, seat) if ph == "after" else [],
         "roman_options": roman_options(st, seat) if ph == "after" else [],
-        "dead_plans": sorted(dead_now, key=_plan_sort_key),
+        "dead_plans": dead_list,
         "entered": p["entered"],
     }
     if ph == "vote":
