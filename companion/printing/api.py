@@ -21,12 +21,12 @@ LAYOUT_KEYS = {"paper", "orientation", "card", "bleed", "margin", "gap", "dpi", 
 
 
 def split_options(layout: dict[str, Any]) -> tuple[LayoutOptions, dict[str, Any]]:
-    unknown = set(layout) - LAYOUT_KEYS - {"copies", "mod_deck", "areas", "quality", "workers", "progress"}
+    unknown = set(layout) - LAYOUT_KEYS - {"copies", "mod_deck", "areas", "quality", "optimize", "workers", "progress"}
     if unknown:
         raise TypeError(f"unknown print options: {', '.join(sorted(unknown))}")
     opts = LayoutOptions(**{k: v for k, v in layout.items() if k in LAYOUT_KEYS and v is not None})
     opts.normalised()  # validate early
-    rest = {k: layout.get(k) for k in ("copies", "mod_deck", "areas", "quality", "workers", "progress")}
+    rest = {k: layout.get(k) for k in ("copies", "mod_deck", "areas", "quality", "optimize", "workers", "progress")}
     return opts, rest
 
 
@@ -58,19 +58,20 @@ def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None 
 
     layout: paper, orientation, card, bleed, margin, gap, dpi, backs, offset, crop_marks,
     copies (each card this many times), mod_deck ("12,12,12"), areas (LUTETIA's option, e.g.
-    "orange-green-blue-red-grey"), quality (JPEG), workers.
+    "orange-green-blue-red-grey"), quality (JPEG), optimize (smaller JPEG, slower), workers.
     """
     jobs = game_jobs(game, deck, **layout)
     title = f"{D.game_id(game)} {deck or 'all'}"
     return pdf_from_jobs(jobs, title=title, quality=int(layout.get("quality") or JPEG_QUALITY),
-                         workers=layout.get("workers"), progress=progress)
+                         workers=layout.get("workers"), progress=progress,
+                         optimize=bool(layout.get("optimize")))
 
 
 def registration_pdf(paper: str = "a4", backs: str = "duplex-long", offset: Any = None, dpi: int = 300,
-                     quality: int = JPEG_QUALITY) -> bytes:
+                     quality: int = JPEG_QUALITY, optimize: bool = False) -> bytes:
     """Two pages for measuring a printer's duplex offset (see docs/PRINTING.md)."""
     return pdf_from_jobs(registration_jobs(paper, backs, offset, dpi), title="registration", quality=quality,
-                         workers=1)
+                         workers=1, optimize=optimize)
 
 
 def join_card_jobs(code: str, url: str, paper: str = "a4", dpi: int = 300) -> list[PageJob]:

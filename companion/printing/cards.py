@@ -38,9 +38,18 @@ def frame(c: Canvas, colour: tuple[int, int, int], border_mm: float = 3.2, radiu
           inner: tuple[int, int, int] = PAPER) -> tuple[int, int, int, int]:
     """Colour to the bleed edge, a light rounded panel inside. Returns the panel box."""
     c.draw.rectangle(c.full, fill=colour)
+    light_border(c, colour)
     box = c.inset(border_mm)
     art.rounded(c.draw, box, c.u(radius_mm), fill=inner, outline=mix(colour, INK, 0.35), width=max(2, c.u(0.35)))
     return box
+
+
+def light_border(c: Canvas, colour: tuple[int, int, int]) -> None:
+    """A pale colour (the white player) gets a dark line just inside the cut, so its cards read
+    as a set and not as blank paper."""
+    r, g, b = colour
+    if 0.299 * r + 0.587 * g + 0.114 * b > 200:
+        art.rounded(c.draw, c.inset(1.2), c.u(2.5), outline=mix(colour, INK, 0.75), width=max(2, c.u(0.6)))
 
 
 def corner_index(c: Canvas, text: str, fill: object, box: tuple[int, int, int, int], size_mm: float = 5.0,
@@ -65,6 +74,7 @@ def back_pattern(c: Canvas, colour: tuple[int, int, int], title: str, subtitle: 
     """A card back: colour field with stripes, a light medallion with an icon, a title."""
     c.draw.rectangle(c.full, fill=colour)
     art.stripes(c, mix(colour, INK if sum(colour) > 300 else WHITE, 0.07), step_mm=9, width_mm=4)
+    light_border(c, colour)
     inner = c.inset(2.5)
     art.rounded(c.draw, inner, c.u(3), outline=mix(colour, PAPER, 0.7), width=max(2, c.u(0.6)))
     r = int(min(c.w, c.h) * 0.36)
@@ -212,15 +222,15 @@ def lutetia_mod(c: Canvas, value: int) -> None:
     col = MOD_COLOUR
     panel = frame(c, col)
     px0, py0, px1, py1 = panel
-    corner_index(c, f"±{value}", col, panel, size_mm=6)
-    big = (px0 + c.u(5), py0 + c.u(14), px1 - c.u(5), py0 + c.u(42))
+    corner_index(c, f"±{value}", col, panel, size_mm=5)
+    big = (px0 + c.u(6), py0 + c.u(11), px1 - c.u(6), py0 + c.u(36))
     big_glyph(c.draw, big, f"±{value}", kind="serif", fill=mix(col, PAPER, 0.1), stroke=max(2, c.u(0.5)),
               stroke_fill=INK)
-    art.dots_row(c, c.cx, big[3] + c.u(6), value, c.u(2.2), fill=col, gap=c.u(1.8))
-    art.icon_arrows(c.draw, (px0 + c.u(8), big[3] + c.u(11), px1 - c.u(8), big[3] + c.u(17)), INK)
-    fit_text(c.draw, (px0 + c.u(4), big[3] + c.u(19), px1 - c.u(4), big[3] + c.u(26)), "MODIFICATION",
+    art.dots_row(c, c.cx, py0 + c.u(41), value, c.u(2.0), fill=col, gap=c.u(1.8))
+    art.icon_arrows(c.draw, (px0 + c.u(9), py0 + c.u(45), px1 - c.u(9), py0 + c.u(50)), INK)
+    fit_text(c.draw, (px0 + c.u(4), py0 + c.u(52), px1 - c.u(4), py0 + c.u(59)), "MODIFICATION",
              kind="serif", max_size=c.u(5), fill=INK)
-    fit_text(c.draw, (px0 + c.u(5), big[3] + c.u(27), px1 - c.u(5), py1 - c.u(8)),
+    fit_text(c.draw, (px0 + c.u(5), py0 + c.u(60), px1 - c.u(5), py1 - c.u(8.5)),
              f"Discard to fulfil one plan {value} before or after the marker's space.",
              kind="sans", max_size=c.u(3.0), fill=INK)
 

@@ -23,7 +23,7 @@ from companion.printing import board as boards
 from companion.printing.art import INK, WHITE, mix
 from companion.printing.cards import render_face
 from companion.printing.decks import Board, Deck, Face
-from companion.printing.fonts import fit_text
+from companion.printing.fonts import fit_text, font
 from companion.printing.layout import (
     CROP_MARK_WIDTH_MM,
     DeckLayout,
@@ -95,20 +95,40 @@ def paint(job: PageJob) -> Image.Image:
     return page
 
 
+def _bleed_extents(p: Placed, others: tuple[Placed, ...]) -> tuple[int, int, int, int]:
+    """How far (left, top, right, bottom) this card's bleed may run: all of it, except towards a
+    neighbour closer than two bleeds, where it stops half-way, so it never covers that card."""
+    ext = [p.bleed] * 4
+    for q in others:
+        if q is p:
+            continue
+        if q.y < p.y + p.h and p.y < q.y + q.h:  # same row band
+            if q.x + q.w <= p.x:
+                ext[0] = min(ext[0], (p.x - q.x - q.w) // 2)
+            elif q.x >= p.x + p.w:
+                ext[2] = min(ext[2], (q.x - p.x - p.w) // 2)
+        if q.x < p.x + p.w and p.x < q.x + q.w:  # same column band
+            if q.y + q.h <= p.y:
+                ext[1] = min(ext[1], (p.y - q.y - q.h) // 2)
+            elif q.y >= p.y + p.h:
+                ext[3] = min(ext[3], (q.y - p.y - p.h) // 2)
+    return ext[0], ext[1], ext[2], ext[3]
+
+
 def _paint_cards(page: Image.Image, job: PageJob) -> None:
     d = ImageDraw.Draw(page)
     for p in job.placed:
         img = _face_image(p.face, p.w, p.h, p.bleed, job.dpi)
         if job.shape == "circle":
             page.paste(img, (p.x - p.bleed, p.y - p.bleed), _circle_mask(p.w, p.h, p.bleed))
+            continue
+        el, et, er, eb = _bleed_extents(p, job.placed)
+        b = p.bleed
+        if (el, et, er, eb) == (b, b, b, b):
+            page.paste(img, (p.x - b, p.y - b))
         else:
-            page.paste(img, (p.x - p.bleed, p.y - p.bleed))
-    if job.shape == "rect":
-        # a neighbour's bleed never covers a card: paste every cut area again on top
-        for p in job.placed:
-            img = _face_image(p.face, p.w, p.h, p.bleed, job.dpi)
-            page.paste(img.crop((p.bleed, p.bleed, p.bleed + p.w, p.bleed + p.h)), (p.x, p.y))
-    else:  # round tokens: a thin cut circle on the cut line
+            page.paste(img.crop((b - el, b - et, b + p.w + er, b + p.h + eb)), (p.x - el, p.y - et))
+    if job.shape == "circle":  # round tokens: a thin cut circle on the cut line
         lw = max(1, mm_to_px(0.2, job.dpi))
         for p in job.placed:
             d.ellipse((p.x, p.y, p.x + p.w - 1, p.y + p.h - 1), outline=INK, width=lw)
@@ -130,14 +150,15 @@ def _paint_cards(page: Image.Image, job: PageJob) -> None:
                 d.line([(x, y0), (min(x1, x + dash), y0)], fill=grey, width=lw)
 
 
-def encode(job: PageJob, quality: int = JPEG_QUALITY) -> PdfImage:
+def encode(job: PageJob, quality: int = JPEG_QUALITY, optimize: bool = False) -> PdfImage:
+    """Paint and JPEG-encode one page (`optimize`: smaller Huffman tables, ~15 % smaller, slower)."""
     img = paint(job) if job.kind != "blank" else Image.new("RGB", (16, 16), WHITE)
     buf = io.BytesIO()
-    img.save(buf, "JPEG", quality=quality, subsampling=2, dpi=(job.dpi, job.dpi))
+    img.save(buf, "JPEG", quality=quality, subsampling=2, dpi=(job.dpi, job.dpi), optimize=optimize)
     return PdfImage(buf.getvalue(), img.width, img.height)
 
 
-def _encode_star(args: tuple[PageJob, int]) -> PdfImage:
+def _encode_star(args: tuple[PageJob, int, bool]) -> PdfImage:
     return encode(*args)
 
 
@@ -238,20 +259,25 @@ def _paint_registration(page: Image.Image, job: PageJob) -> None:
         s = mirror_slot(Slot(0, "front", x, y, 0, 0, 0), e["backs"], e["orientation"], job.page_px, off)
         bx, by = s.x, s.y
         for k in range(-10, 11):
-            t = u(abs(k) % 5 == 0 and 3 or 1.6)
+            t = u(3.5 if k % 5 == 0 else 1.8)
             kx, ky = bx + u(k), by + u(k)
             d.line([(kx, by - t), (kx, by + t)], fill=INK, width=lw)
             d.line([(bx - t, ky), (bx + t, ky)], fill=INK, width=lw)
-            if k % 2 == 0 and k:
-                f_size = u(2.2)
-                fit_text(d, (kx - u(2), by + u(3.3), kx + u(2), by + u(3.3) + f_size), str(k), kind="sans",
+            if k % 5 == 0 and k:
+                f_size = u(3)
+                d.line([(kx, by + t), (kx, by + u(11.5))], fill=mix(WHITE, INK, 0.5), width=max(1, lw // 2))
+                fit_text(d, (kx - u(4), by + u(12), kx + u(4), by + u(12) + f_size), f"{k:+d}", kind="bold",
                          max_size=f_size, fill=INK)
-                fit_text(d, (bx + u(3.3), ky - f_size // 2, bx + u(8), ky + f_size // 2), str(k), kind="sans",
+                fit_text(d, (bx + u(4.5), ky - f_size // 2, bx + u(12), ky + f_size // 2), f"{k:+d}", kind="bold",
                          max_size=f_size, fill=INK, align="left")
+        d.text((bx - u(11), by - u(1)), "X", font=font("bold", u(3)), fill=INK, anchor="rm")
+        d.text((bx, by - u(11)), "Y", font=font("bold", u(3)), fill=INK, anchor="mb")
         d.line([(bx - u(10), by), (bx + u(10), by)], fill=INK, width=lw)
         d.line([(bx, by - u(10)), (bx, by + u(10))], fill=INK, width=lw)
-    text = (f"BACK. Read X on the horizontal ruler and Y on the vertical ruler where the red cross shows through "
-            f"(+ = right / down as you look at this side). Offset now: {e['offset'][0]:g},{e['offset'][1]:g} mm.")
+    text = (f"BACK (offset now {e['offset'][0]:g},{e['offset'][1]:g} mm). Hold to the light, this side towards "
+            "you. Read X on the horizontal ruler and Y on the vertical ruler where the red cross shows through "
+            "(1 tick = 1 mm; + is right / down on this side). Example: the cross shows at X +2, Y -1: print "
+            "with --offset 2,-1 (add it to the offset used for this page).")
     fit_text(d, (u(55), u(20), W - u(55), u(60)), text, kind="sans", max_size=u(3.6), fill=INK)
 
 
@@ -263,21 +289,21 @@ def _pool_context() -> Any:
 
 
 def encode_all(jobs: list[PageJob], quality: int = JPEG_QUALITY, workers: int | None = None,
-               progress: Progress | None = None) -> list[PdfImage]:
+               progress: Progress | None = None, optimize: bool = False) -> list[PdfImage]:
     """Paint and encode every page, in worker processes when it pays off. Order is kept."""
     n = len(jobs)
     workers = workers if workers is not None else min(4, os.cpu_count() or 1)
     out: list[PdfImage] = []
     if workers <= 1 or n < 4:
         for i, job in enumerate(jobs):
-            out.append(encode(job, quality))
+            out.append(encode(job, quality, optimize))
             if progress:
                 progress(i + 1, n)
         return out
     # group pages of one deck on one worker so its face cache is reused: contiguous chunks
     with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as ex:
         chunk = max(1, n // (workers * 3))
-        for i, img in enumerate(ex.map(_encode_star, [(j, quality) for j in jobs], chunksize=chunk)):
+        for i, img in enumerate(ex.map(_encode_star, [(j, quality, optimize) for j in jobs], chunksize=chunk)):
             out.append(img)
             if progress:
                 progress(i + 1, n)
@@ -285,7 +311,7 @@ def encode_all(jobs: list[PageJob], quality: int = JPEG_QUALITY, workers: int | 
 
 
 def pdf_from_jobs(jobs: Iterable[PageJob], title: str = "", quality: int = JPEG_QUALITY,
-                  workers: int | None = None, progress: Progress | None = None) -> bytes:
+                  workers: int | None = None, progress: Progress | None = None, optimize: bool = False) -> bytes:
     jobs = list(jobs)
-    images = encode_all(jobs, quality, workers, progress)
+    images = encode_all(jobs, quality, workers, progress, optimize)
     return write_pdf([(img, job.paper_mm) for img, job in zip(images, jobs, strict=True)], title=title)
