@@ -184,45 +184,30 @@ def _phone_choose(ctx: UiContext, v: dict[str, Any], me: dict[str, Any]) -> ft.C
     key = f"sel{v['round']}"
     hand = me["hand"]
     if me["can_change_pick"]:
-        # the selection lives in ctx.local and is redrawn in place (no game state changes)
-        ctx.local.setdefault(key, _pick_indices(hand, pick) if pick else [])
+        # checkboxes keep their ticks in the browser (screens are frozen between game changes);
+        # the selection is mirrored in ctx.local and sent with "Play these 2 cards"
+        sel: list[int] = ctx.local.setdefault(key, _pick_indices(hand, pick) if pick else [])
         parts.append(ft.Text(ctx.t("lutece.ui.pick_two"), size=18))
-        buttons: list[ft.FilledButton] = []
-
-        def paint() -> None:
-            cur = ctx.local.get(key, [])
-            for i, b in enumerate(buttons):
-                on = i in cur
-                b.content = ft.Text(("✓ " if on else "") + _card_name(ctx, hand[i]), size=20,
-                                    weight=ft.FontWeight.W_600)
-                b.style = ft.ButtonStyle(
-                    shape=ft.RoundedRectangleBorder(radius=12),
-                    bgcolor=ft.Colors.PRIMARY if on else ft.Colors.SURFACE_CONTAINER_HIGH,
-                    color=ft.Colors.ON_PRIMARY if on else ft.Colors.ON_SURFACE)
-            chosen = [hand[i] for i in cur]
-            play_btn.disabled = len(cur) != 2 or chosen == list(pick or [])
-
-        async def toggle(e: Any) -> None:
-            i = e.control.data
-            cur = ctx.local.setdefault(key, [])
-            if i in cur:
-                cur.remove(i)
-            else:
-                if len(cur) >= 2:
-                    cur.pop(0)
-                cur.append(i)
-            paint()
-
-        for i in range(len(hand)):
-            buttons.append(ft.FilledButton(content="", data=i, on_click=toggle, height=kit.BIG))
-        parts.append(ft.Row(list(buttons), wrap=True, spacing=8, run_spacing=8))
+        boxes: list[ft.Control] = []
+        for i, card in enumerate(hand):
+            def toggled(e: Any, i: int = i) -> None:
+                cur = ctx.local.setdefault(key, [])
+                if e.control.value and i not in cur:
+                    cur.append(i)
+                elif not e.control.value and i in cur:
+                    cur.remove(i)
+            boxes.append(ft.Container(
+                content=ft.Checkbox(label=_card_name(ctx, card), value=i in sel, on_change=toggled,
+                                    label_style=ft.TextStyle(size=20, weight=ft.FontWeight.W_600)),
+                height=kit.BIG, width=170 if card == "R" else 108, border_radius=12,
+                padding=ft.Padding.symmetric(horizontal=4),
+                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
+        parts.append(ft.Row(boxes, wrap=True, spacing=8, run_spacing=8))
 
         async def play(e: Any) -> None:
-            cards = [hand[i] for i in ctx.local.get(key, [])]
+            cards = [hand[i] for i in sorted(ctx.local.get(key, []))]
             await ctx.act({"type": "pick", "cards": cards})
-        play_btn = kit.button(ctx.t("lutece.ui.play_cards"), play, icon=ft.Icons.STYLE, width=10_000)
-        paint()
-        parts.append(play_btn)
+        parts.append(kit.button(ctx.t("lutece.ui.play_cards"), play, icon=ft.Icons.STYLE, width=10_000))
     if pick:
         parts.append(ft.Text(ctx.t("lutece.ui.your_cards"), size=18, weight=ft.FontWeight.BOLD))
         amounts = sorted({a["amount"] for a in ctx.legal if a["type"] == "bribe"})
