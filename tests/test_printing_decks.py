@@ -155,3 +155,17 @@ def test_cli_registration_and_errors(tmp_path: Path) -> None:
     assert main(["print"]) == 2
     assert main(["print", "lutetia", "--paper", "a3"]) == 2
     assert main(["print", "--help"]) == 0
+
+
+def test_render_pdf_from_a_thread_is_safe_and_deterministic() -> None:
+    """The web app calls render_pdf off the event loop, in a thread: no fork/spawn there, same bytes."""
+    import threading
+
+    kw = dict(mod_deck="3,3,3", dpi=72, backs="duplex-long")
+    serial = render_pdf("lutetia", "mods", workers=1, **kw)
+    result: dict[str, bytes] = {}
+    t = threading.Thread(target=lambda: result.setdefault("pdf", render_pdf("lutetia", "mods", workers=2, **kw)))
+    t.start()
+    t.join(60)
+    assert result["pdf"] == serial
+    assert render_pdf("lutetia", "mods", workers=2, **kw) == serial  # process pool in a single thread

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.printing.layout import (
     CARD_PRESETS,
@@ -145,3 +147,32 @@ def test_bad_options_are_refused() -> None:
             layout_cards(1, LayoutOptions(**bad))
     with pytest.raises(ValueError):
         layout_cards(1, LayoutOptions(card="300x300mm"))  # does not fit on the paper
+
+
+@settings(max_examples=60, deadline=None)
+@given(w=st.floats(20, 120), h=st.floats(20, 140), bleed=st.floats(0, 5), gap=st.floats(0, 10),
+       margin=st.floats(0, 15), dpi=st.sampled_from([72, 150, 300, 600]), paper=st.sampled_from(sorted(PAPERS)),
+       backs=st.sampled_from(["none", "duplex-long", "duplex-short", "fold"]), n=st.integers(1, 40))
+def test_any_layout_keeps_cards_apart_on_the_page_and_marks_off_them(w: float, h: float, bleed: float, gap: float,
+                                                                   margin: float, dpi: int, paper: str,
+                                                                   backs: str, n: int) -> None:
+    opts = LayoutOptions(paper=paper, card=(w, h), bleed=bleed, gap=gap, margin=margin, dpi=dpi, backs=backs)
+    try:
+        lay = layout_cards(n, opts)
+    except ValueError:
+        return  # does not fit: refused, never squeezed
+    W, H = lay.page_px
+    assert lay.card_px == (mm_to_px(w, dpi), mm_to_px(h, dpi))
+    fronts = sorted(s.index for p in lay.pages for s in p.slots if s.side == "front")
+    assert fronts == list(range(n))
+    for page in lay.pages:
+        for s in page.slots:
+            x0, y0, x1, y1 = s.bleed_box
+            assert 0 <= x0 and 0 <= y0 and x1 <= W and y1 <= H
+        for a, b in itertools.combinations(page.slots, 2):
+            ca, cb = a.cut_box, b.cut_box
+            assert ca[2] <= cb[0] or cb[2] <= ca[0] or ca[3] <= cb[1] or cb[3] <= ca[1]
+        for m in page.marks:
+            for s in page.slots:
+                bx0, by0, bx1, by1 = s.bleed_box
+                assert max(m[0], m[2]) < bx0 or min(m[0], m[2]) > bx1 or max(m[1], m[3]) < by0 or min(m[1], m[3]) > by1

@@ -9,9 +9,10 @@ from PIL import Image, ImageOps
 
 from companion.printing import render_pdf
 from companion.printing.decks import CardSpec, Deck, face
-from companion.printing.engine import deck_jobs, pdf_from_jobs
+from companion.printing.engine import deck_jobs
 from companion.printing.layout import PAPERS, LayoutOptions, layout_cards
 from companion.printing.pdf import read_pages
+from companion.printing.runner import pdf_from_jobs
 from companion.printing.units import mm_to_px
 
 COLOURS = ["#c8322b", "#2560b8", "#2f8a3c", "#f1c40f", "#2b2b2b", "#7d3c98", "#e08020", "#1fa3a3", "#a0522d",

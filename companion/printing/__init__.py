@@ -6,7 +6,8 @@
     companion.printing.cli.main(argv)                    `companion print ...`
 
 Modules: units (lengths), layout (pure positions), decks (what to print), cards/board/art
-(drawing), engine (pages, workers), pdf (exact-size PDF writer), printables (--all).
+(drawing), engine (page jobs, painting), runner (parallel pages -> PDF), pdf (exact-size
+PDF writer), printables (--all).
 """
 
 from companion.printing.api import join_card_pdf, join_card_png, registration_pdf, render_pdf

@@ -12,10 +12,10 @@ from companion.printing.engine import (
     Progress,
     board_jobs,
     deck_jobs,
-    pdf_from_jobs,
     registration_jobs,
 )
 from companion.printing.layout import LayoutOptions
+from companion.printing.runner import pdf_from_jobs
 
 LAYOUT_KEYS = {"paper", "orientation", "card", "bleed", "margin", "gap", "dpi", "backs", "offset", "crop_marks"}
 

@@ -50,9 +50,11 @@ def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int) -> Im
     img = Image.new("RGB", (u(w_mm), u(h_mm)), PAPER)
     d = ImageDraw.Draw(img)
     d.rectangle((u(2), u(2), img.width - u(2), img.height - u(2)), outline=mix(PAPER, INK, 0.5), width=u(0.6))
-    fit_text(d, (u(BOARD_BORDER_MM), u(3), img.width - u(BOARD_BORDER_MM), u(3 + TITLE_MM - 2)),
-             "TRACK 1–50   ·   the marker starts before 1   ·   51–55 are virtual (game end)",
-             kind="bold", max_size=u(5), fill=INK)
+    half = img.width // 2
+    fit_text(d, (u(BOARD_BORDER_MM), u(4), half - u(20), u(3 + TITLE_MM - 2)),
+             "TRACK 1–50 · start before 1", kind="bold", max_size=u(5.5), fill=INK, align="left")
+    fit_text(d, (half + u(20), u(4), img.width - u(BOARD_BORDER_MM), u(3 + TITLE_MM - 2)),
+             "51–55: virtual, for the game end", kind="bold", max_size=u(4.5), fill=INK, align="right")
     x0, y0 = BOARD_BORDER_MM, BOARD_BORDER_MM + TITLE_MM
     lw = max(2, u(0.5))
     # connectors between rows (behind the spaces)

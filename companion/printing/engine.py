@@ -1,18 +1,13 @@
-"""Turns decks and boards into sheets: page jobs -> page images -> JPEG -> PDF.
+"""Turns decks and boards into sheets: page jobs -> page images -> JPEG.
 
 A `PageJob` is plain picklable data (what to draw where, in page pixels); `paint` draws it
-into an RGB page image. Jobs are painted and JPEG-encoded in worker processes when there are
-many pages, so a full LUTETIA set at 300 dpi stays within seconds on two cores.
+into an RGB page image and `encode` makes the JPEG. runner.py runs many jobs in parallel.
 """
 
 from __future__ import annotations
 
 import io
-import multiprocessing
-import os
-import threading
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -32,7 +27,7 @@ from companion.printing.layout import (
     mirror_slot,
     paper_size,
 )
-from companion.printing.pdf import PdfImage, write_pdf
+from companion.printing.pdf import PdfImage
 from companion.printing.units import mm_to_px
 
 JPEG_QUALITY = 85
@@ -158,10 +153,6 @@ def encode(job: PageJob, quality: int = JPEG_QUALITY, optimize: bool = False) ->
     return PdfImage(buf.getvalue(), img.width, img.height)
 
 
-def _encode_star(args: tuple[PageJob, int, bool]) -> PdfImage:
-    return encode(*args)
-
-
 # ---- jobs from decks -----------------------------------------------------------------------
 
 def deck_options(deck: Deck, opts: LayoutOptions, card_given: bool) -> LayoutOptions:
@@ -279,39 +270,3 @@ def _paint_registration(page: Image.Image, job: PageJob) -> None:
             "(1 tick = 1 mm; + is right / down on this side). Example: the cross shows at X +2, Y -1: print "
             "with --offset 2,-1 (add it to the offset used for this page).")
     fit_text(d, (u(55), u(20), W - u(55), u(60)), text, kind="sans", max_size=u(3.6), fill=INK)
-
-
-# ---- running jobs --------------------------------------------------------------------------
-
-def _pool_context() -> Any:
-    method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    return multiprocessing.get_context(method)
-
-
-def encode_all(jobs: list[PageJob], quality: int = JPEG_QUALITY, workers: int | None = None,
-               progress: Progress | None = None, optimize: bool = False) -> list[PdfImage]:
-    """Paint and encode every page, in worker processes when it pays off. Order is kept."""
-    n = len(jobs)
-    workers = workers if workers is not None else min(4, os.cpu_count() or 1)
-    out: list[PdfImage] = []
-    if workers <= 1 or n < 4:
-        for i, job in enumerate(jobs):
-            out.append(encode(job, quality, optimize))
-            if progress:
-                progress(i + 1, n)
-        return out
-    # group pages of one deck on one worker so its face cache is reused: contiguous chunks
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as ex:
-        chunk = max(1, n // (workers * 3))
-        for i, img in enumerate(ex.map(_encode_star, [(j, quality, optimize) for j in jobs], chunksize=chunk)):
-            out.append(img)
-            if progress:
-                progress(i + 1, n)
-    return out
-
-
-def pdf_from_jobs(jobs: Iterable[PageJob], title: str = "", quality: int = JPEG_QUALITY,
-                  workers: int | None = None, progress: Progress | None = None, optimize: bool = False) -> bytes:
-    jobs = list(jobs)
-    images = encode_all(jobs, quality, workers, progress, optimize)
-    return write_pdf([(img, job.paper_mm) for img, job in zip(images, jobs, strict=True)], title=title)

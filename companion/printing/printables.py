@@ -26,6 +26,7 @@ PAPERS = ("a4", "letter")
 # 300 dpi keeps the cards sharp; JPEG quality 70 with optimised tables keeps the set small (~37 MB)
 PRINT_DPI = 300
 PRINT_QUALITY = 70
+# the code that decides what a page looks like (not runner.py, cli.py: how, not what)
 ENGINE_FILES = ("units.py", "layout.py", "pdf.py", "fonts.py", "art.py", "cards.py", "board.py", "decks.py",
                 "engine.py", "api.py")
 PREVIEW_DPI = 150
