@@ -167,7 +167,7 @@ JSONISH = hs.recursive(
     max_leaves=15,
 )
 TYPES = hs.sampled_from(["enter_hand", "report_draw", "discard_dead", "propose", "choose", "lock", "declare",
-                         "fulfil", "roman", "pass", "force_reveal", "skip", "", "PROPOSE", "undo"])
+                         "fulfil", "roman", "pass", "reveal", "skip", "", "PROPOSE", "undo"])
 FIELDS = hs.sampled_from(["to", "card", "side", "plan", "value", "task", "plans", "mods"])
 
 

@@ -317,12 +317,12 @@ def test_host_may_force_the_reveal_once_everyone_has_chosen() -> None:
     st = act(mk(2), 0, "propose", to=1)
     st = act(st, 0, "choose", card="10")
     with pytest.raises(RuleError) as e:
-        act(st, None, "force_reveal")
+        act(st, None, "reveal")
     assert e.value.key == "lutetia.err.not_all_chosen"
     st = act(st, 1, "choose", card="20")
     with pytest.raises(RuleError):
-        act(st, 1, "force_reveal")
-    st = act(st, None, "force_reveal")
+        act(st, 1, "reveal")
+    st = act(st, None, "reveal")
     assert st["phase"] == "reveal" and L.reveal_turn(st) == 0
 
 
@@ -899,8 +899,8 @@ def test_public_view_has_the_table_state_and_no_secrets() -> None:
     assert v["asterix"] == 3 and v["miraculix"] == 0
     assert "me" not in v
     for s in v["seats"]:
-        assert set(s) == {"seat", "name", "colour", "fulfilled", "fulfilled_count", "open_count", "dead_count",
-                          "mods_count", "played", "hand_count", "entered"}
+        assert set(s) == {"seat", "name", "colour", "fulfilled", "fulfilled_labels", "fulfilled_count",
+                          "open_count", "dead_count", "mods_count", "played", "hand_count", "entered"}
     assert v["mod_pile"] == 30
     json.dumps(v)
 
@@ -929,7 +929,7 @@ def test_seat_view_groups_plans_by_area_with_status() -> None:
     {"type": "fulfil", "seat": 0, "plan": "21", "value": 1}, {"type": "discard_dead", "seat": 0, "plan": {}},
     {"type": "discard_dead", "seat": 0, "plan": "R9a"}, {"type": "report_draw", "seat": 0, "value": 1},
     {"type": "enter_hand", "seat": 0, "plans": [], "mods": []}, {"type": "skip", "seat": None},
-    {"type": "force_reveal", "seat": None}, {"type": "pass", "seat": 0, "task": "modify"},
+    {"type": "reveal", "seat": None}, {"type": "pass", "seat": 0, "task": "modify"},
     {"type": "roman", "seat": 0, "plan": "R1a", "value": -1},
 ])
 def test_bad_payloads_raise_rule_error_and_leave_the_state(action: Any) -> None:

@@ -16,6 +16,9 @@ Phases
              tasks without any possibility vanish by themselves, the host may skip the rest
     over     Miraculix reached 50+ and the last plans were fulfilled
 
+Host actions (seat None): "reveal" (everyone has chosen a vote card; missing locks are waived)
+and "skip" (after the vote: every open task counts as passed).
+
 Plan ids: numbers "1".."50"; Roman plans "R<area><a|b>" ("R3a" = the first blue Roman).
 
 Options
@@ -136,7 +139,11 @@ def _plan_sort_key(pid: str) -> tuple[int, int, str]:
 
 
 def plan_label(pid: str) -> str:
-    return "R" if is_roman(pid) else pid
+    """What a card shows: its number, or "R 21–30" for a Roman plan of that area."""
+    if is_roman(pid):
+        a = plan_area(pid)
+        return f"R {10 * a - 9}–{10 * a}"
+    return pid
 
 
 def max_mod(st: dict[str, Any]) -> int:
@@ -798,14 +805,14 @@ def apply(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(action, dict):
         raise RuleError("err.unknown_action")
     kind = action.get("type")
-    if not isinstance(kind, str) or kind not in (*SEAT_ACTIONS, "lock", "force_reveal", "skip"):
+    if not isinstance(kind, str) or kind not in (*SEAT_ACTIONS, "lock", "reveal", "skip"):
         raise RuleError("err.unknown_action")
     if state["phase"] == "over" and kind != "report_draw":
         raise RuleError("err.game_over")
     st = _clone(state)
-    if kind in ("force_reveal", "skip"):
+    if kind in ("reveal", "skip"):
         base.require(action.get("seat") is None, "err.host_only")
-        if kind == "force_reveal":
+        if kind == "reveal":
             _force_reveal(st)
         else:
             _skip(st)
@@ -833,7 +840,7 @@ def legal(state: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if seat is None:
         if ph == "vote" and all(sealed.has_submitted(st["vote"], s) for s in range(st["n"])):
-            out.append({"type": "force_reveal"})
+            out.append({"type": "reveal"})
         if ph == "after":
             out.append({"type": "skip"})
         return out
@@ -888,6 +895,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "name": st["names"][s],
             "colour": st["colours"][s],
             "fulfilled": sorted(p["fulfilled"], key=_plan_sort_key),
+            "fulfilled_labels": [plan_label(x) for x in sorted(p["fulfilled"], key=_plan_sort_key)],
             "fulfilled_count": len(p["fulfilled"]),
             "open_count": len(p["plans"]),
             "dead_count": len(p["dead"]),
@@ -913,6 +921,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "mod_discard": len(st["mod"]["discard"]),
         "vote": None,
         "reveals": [],
+        "over": ph == "over",
         "outcome": st["outcome"],
         "waiting": len(st["tasks"]) if ph == "after" else 0,
         "log": [{"key": e["key"], "params": dict(e["params"])} for e in st["log"]],
@@ -920,6 +929,10 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     if ph == "vote":
         pub = sealed.public(st["vote"])
         v["vote"] = {"chosen": pub["submitted"], "locked": pub["locked"]}
+        v["submitted"], v["locked"] = pub["submitted"], pub["locked"]  # the platform's seat list
+    elif ph == "enter":
+        done = [s for s, p in enumerate(st["players"]) if p["entered"]]
+        v["submitted"], v["locked"] = done, done
     if st["reveal"] is not None:
         rv = st["reveal"]
         v["reveals"] = [
@@ -968,7 +981,11 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         mine["chosen"] = c
         mine["locked"] = seat in st["vote"]["locked"]
     if ph == "enter":
-        mine["available_plans"] = _available_plans(st, seat)
+        avail = _available_plans(st, seat)
+        mine["available_plans"] = avail
+        mine["available_by_area"] = [
+            {**info, "plans": [{"id": x, "label": plan_label(x)} for x in avail if plan_area(x) == info["area"]]}
+            for info in area_info(st)]
         mine["available_mods"] = sorted(set(st["mod"]["pile"]) | set(p["mods"]))
         mine["start_mods"] = st["start_mods"][seat]
     if p["owed"]:
@@ -986,6 +1003,7 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
     for s, p in enumerate(st["players"]):
         rows.append({"seat": s, "name": st["names"][s],
                      "fulfilled": sorted(p["fulfilled"], key=_plan_sort_key),
+                     "fulfilled_labels": [plan_label(x) for x in sorted(p["fulfilled"], key=_plan_sort_key)],
                      "fulfilled_count": len(p["fulfilled"]),
                      "mods_left": len(p["mods"]) + p["owed"]})
     for r in rows:

@@ -1,0 +1,199 @@
+"""LUTETIA screens without a browser: every phase renders on phone, host and result; the phone
+shows its own plans and mod cards and nobody else's; buttons send exactly the legal actions."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import flet as ft
+
+from companion.games import games
+from companion.table.store import MemoryStore
+from companion.table.table import Table
+from companion.ui.games import lutetia as screen
+from companion.ui.kit import UiContext
+
+games()  # registers the catalogs
+
+
+def _table(options: dict[str, Any] | None = None, seed: int = 5, n: int = 3) -> Table:
+    t = Table.create(MemoryStore(), "LTLT", "lutetia", options or {},
+                     [{"name": nm} for nm in ("Ann", "Bob", "Cy", "Dee")[:n]], seed)
+    t.request_sync(t.host_token, {"op": "start"})
+    return t
+
+
+async def _noop() -> None:
+    return None
+
+
+def _ctx(t: Table, seat: int | None, sent: list[Any] | None = None, host: bool = False,
+         local: dict[str, Any] | None = None) -> UiContext:
+    c = UiContext(t, seat, None, "en", host, lambda m, e: None, local if local is not None else {}, _noop)
+    if sent is not None:
+        async def act(action: dict[str, Any]) -> bool:
+            sent.append(action)
+            return True
+        c.act = act  # type: ignore[method-assign]
+    return c
+
+
+def _walk(controls: list[ft.Control]) -> list[ft.Control]:
+    out: list[ft.Control] = []
+    stack = list(controls)
+    while stack:
+        c = stack.pop()
+        out.append(c)
+        for attr in ("controls", "content"):
+            v = getattr(c, attr, None)
+            if isinstance(v, list):
+                stack.extend(x for x in v if isinstance(x, ft.Control))
+            elif isinstance(v, ft.Control):
+                stack.append(v)
+    return out
+
+
+def _texts(controls: list[ft.Control]) -> list[str]:
+    out = []
+    for c in _walk(controls):
+        for attr in ("value", "content", "label"):
+            v = getattr(c, attr, None)
+            if isinstance(v, str):
+                out.append(v)
+    return out
+
+
+def _buttons(controls: list[ft.Control]) -> dict[str, Any]:
+    return {c.content: c for c in _walk(controls)
+            if isinstance(c, (ft.FilledButton, ft.OutlinedButton)) and isinstance(c.content, str)}
+
+
+def _act(t: Table, seat: int | None, action: dict[str, Any]) -> None:
+    t.state = t.game.apply(t.state, {**action, "seat": seat})
+
+
+def _pick(t: Table, r: random.Random) -> tuple[int | None, dict[str, Any]]:
+    cands = []
+    for s in (None, *range(t.state["n"])):
+        acts = t.game.legal(t.state, s)
+        if any(a["type"] == "lock" for a in acts):
+            acts = [a for a in acts if a["type"] != "choose"]
+        cands += [(s, a) for a in acts]
+    return r.choice(cands)
+
+
+def test_every_phase_renders_everywhere_and_buttons_match_legal() -> None:
+    for opts in ({}, {"declare": "sealed", "deal": "physical", "areas": "orange-green-blue-red-grey"}):
+        t = _table(opts)
+        r = random.Random(2)
+        seen: set[str] = set()
+        for _step in range(3000):
+            ph = t.state["phase"]
+            key = f"{ph}:{_pick(t, random.Random(0))[0] if ph != 'over' else ''}"
+            if key not in seen:
+                seen.add(key)
+                for seat in (None, 0, 1, 2):
+                    sent: list[Any] = []
+                    ctx = _ctx(t, seat, sent, host=seat is None)
+                    body = screen.host(ctx) if seat is None else screen.phone(ctx)
+                    assert body and all(isinstance(x, str) for x in _texts(body))
+                    # every action button sends a legal action of this seat
+                    for label, b in _buttons(body).items():
+                        if b.on_click is None or label in ("Clear",) or label.startswith("+ card"):
+                            continue
+                        asyncio.run(b.on_click(None))
+                        if sent and sent[-1].get("type") != "enter_hand":
+                            assert sent[-1] in t.game.legal(t.state, seat), (label, sent[-1])
+            if ph == "over":
+                break
+            _act(t, *_pick(t, r))
+        assert t.state["phase"] == "over"
+        assert {k.split(":")[0] for k in seen} >= {"propose", "vote", "after", "over"}
+        for seat in (None, 0, 1, 2):
+            texts = " ".join(_texts(screen.result(_ctx(t, seat))))
+            assert "Winner" in texts or "Shared win" in texts
+
+
+def test_phone_shows_own_plans_and_mods_only() -> None:
+    t = _table()
+    st = t.state
+    st["players"][1]["mods"] = [3, 3, 3, 3, 3, 3, 3]
+    mine = " ".join(_texts(screen.phone(_ctx(t, 1))))
+    assert "Your modification cards (secret): 3, 3, 3, 3, 3, 3, 3" in mine
+    for pid in st["players"][1]["plans"]:
+        assert any(x == L_label(pid) or x.endswith(L_label(pid)) for x in _texts(screen.phone(_ctx(t, 1))))
+    for seat in (None, 0, 2):
+        ctx = _ctx(t, seat)
+        texts = " ".join(_texts(screen.host(ctx) if seat is None else screen.phone(ctx)))
+        assert "3, 3, 3, 3, 3, 3, 3" not in texts
+
+
+def L_label(pid: str) -> str:  # noqa: N802
+    from companion.games.lutetia import plan_label
+    return plan_label(pid)
+
+
+def test_one_tap_flow_propose_vote_declare_fulfil() -> None:
+    t = _table()
+    st = t.state
+    # Miraculix 18, seed example: Ann holds 21, Bob 20 with a 1-card
+    st["miraculix"], st["proposals"] = 18, 3
+    for s in range(3):
+        st["out"] += st["players"][s]["plans"]
+        st["players"][s]["plans"] = []
+        st["mod"]["pile"] += st["players"][s]["mods"]
+        st["players"][s]["mods"] = []
+    for pid, s in (("21", 0), ("20", 1)):
+        st["out"].remove(pid)
+        st["players"][s]["plans"].append(pid)
+    st["mod"]["pile"].remove(1)
+    st["players"][1]["mods"] = [1]
+    sent: list[Any] = []
+    b = _buttons(screen.phone(_ctx(t, 0, sent)))
+    assert {"Space 19", "Space 23"} <= set(b)
+    asyncio.run(b["Space 21"].on_click(None))
+    assert sent[-1] == {"type": "propose", "to": 21}
+    _act(t, 0, sent[-1])
+    for s, card in enumerate(["10", "20", "30"]):
+        b = _buttons(screen.phone(_ctx(t, s, sent)))
+        asyncio.run(b[card].on_click(None))
+        assert sent[-1] == {"type": "choose", "card": card}
+        _act(t, s, sent[-1])
+        b = _buttons(screen.phone(_ctx(t, s, sent)))
+        asyncio.run(b["Lock my card"].on_click(None))
+        _act(t, s, sent[-1])
+    host = " ".join(_texts(screen.host(_ctx(t, None, host=True))))
+    assert "Waiting for Ann to declare." in host
+    for s in range(3):
+        b = _buttons(screen.phone(_ctx(t, s, sent)))
+        asyncio.run(b["For"].on_click(None))
+        assert sent[-1] == {"type": "declare", "side": "for"}
+        _act(t, s, sent[-1])
+    host = " ".join(_texts(screen.host(_ctx(t, None, host=True))))
+    assert "Approved" in host and "60 for, 0 against: approved." in host
+    b = _buttons(screen.phone(_ctx(t, 1, sent)))
+    asyncio.run(b["Plan 20 with card 1"].on_click(None))
+    assert sent[-1] == {"type": "fulfil", "plan": "20", "value": 1}
+    hb = _buttons(screen.host(_ctx(t, None, sent, host=True)))
+    asyncio.run(hb["Move on"].on_click(None))
+    assert sent[-1] == {"type": "skip"}
+
+
+def test_physical_enter_form_sends_the_picked_cards() -> None:
+    t = _table({"deal": "physical"}, n=2)
+    sent: list[Any] = []
+    local: dict[str, Any] = {}
+    body = screen.phone(_ctx(t, 0, sent, local=local))
+    boxes = [c for c in _walk(body) if isinstance(c, ft.Checkbox)]
+    assert len(boxes) == 60
+    plans = ["1", "2", "11", "12", "21", "R3a", "31", "32", "41", "42"]
+    local["enter_plans"] = list(plans)
+    local["enter_mods"] = [1, 2]
+    b = _buttons(screen.phone(_ctx(t, 0, sent, local=local)))
+    asyncio.run(b["Send my cards"].on_click(None))
+    assert sent[-1] == {"type": "enter_hand", "plans": plans, "mods": [1, 2]}
+    _act(t, 0, sent[-1])
+    assert t.state["players"][0]["entered"]
+    assert "Your cards are entered. Waiting for the others." in _texts(screen.phone(_ctx(t, 0)))
