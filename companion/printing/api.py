@@ -43,13 +43,13 @@ def select_items(game: str, deck: str | None = None, mod_deck: Any = None,
 
 def game_jobs(game: str, deck: str | None = None, **layout: Any) -> list[PageJob]:
     opts, rest = split_options(layout)
-    card_given = "card" in layout and layout["card"] is not None
+    given = frozenset(k for k, v in layout.items() if k in LAYOUT_KEYS and v is not None)
     jobs: list[PageJob] = []
     for item in select_items(game, deck, rest["mod_deck"], rest["areas"]):
         if isinstance(item, D.Board):
             jobs += board_jobs(item, opts)
         else:
-            jobs += deck_jobs(item, opts, copies=int(rest["copies"] or 1), card_given=card_given)[1]
+            jobs += deck_jobs(item, opts, copies=int(rest["copies"] or 1), given=given)[1]
     return jobs
 
 
@@ -78,9 +78,9 @@ def join_card_jobs(code: str, url: str, paper: str = "a4", dpi: int = 300) -> li
     from companion.printing.decks import CardSpec, Deck, face
 
     card = CardSpec("join", "join", face("join.card", code=str(code), url=str(url)), None, copies=4)
-    deck = Deck("table", "join", f"Join card {code}", (card,), card="90x125mm", gap="6mm")
+    deck = Deck("table", "join", f"Join card {code}", (card,), card="90x125mm")
     opts = LayoutOptions(paper=paper, dpi=dpi, gap="6mm", bleed="0mm")
-    return deck_jobs(deck, opts)[1]
+    return deck_jobs(deck, opts, given=frozenset({"gap", "bleed"}))[1]
 
 
 def join_card_pdf(code: str, url: str, paper: str = "a4", dpi: int = 300) -> bytes:

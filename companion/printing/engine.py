@@ -155,20 +155,23 @@ def encode(job: PageJob, quality: int = JPEG_QUALITY, optimize: bool = False) ->
 
 # ---- jobs from decks -----------------------------------------------------------------------
 
-def deck_options(deck: Deck, opts: LayoutOptions, card_given: bool) -> LayoutOptions:
-    """A deck's own defaults (its card size, shape, gap) unless the caller set the card size."""
+def deck_options(deck: Deck, opts: LayoutOptions, given: frozenset[str] = frozenset()) -> LayoutOptions:
+    """A deck's own defaults (card size, gap, bleed, shape) for every option the caller left unset."""
     o = replace(opts, shape=deck.shape)
-    if not card_given:
-        o = replace(o, card=deck.card, gap=deck.gap if deck.shape == "circle" else opts.gap)
-        if deck.bleed is not None:
-            o = replace(o, bleed=deck.bleed)
+    if "card" not in given:
+        o = replace(o, card=deck.card)
+    if "gap" not in given and deck.shape == "circle":
+        o = replace(o, gap=deck.gap)
+    if "bleed" not in given and deck.bleed is not None:
+        o = replace(o, bleed=deck.bleed)
     return o
 
 
-def deck_jobs(deck: Deck, opts: LayoutOptions, copies: int = 1, card_given: bool = False
+def deck_jobs(deck: Deck, opts: LayoutOptions, copies: int = 1, given: frozenset[str] = frozenset()
               ) -> tuple[DeckLayout, list[PageJob]]:
+    """Page jobs for a deck. `given`: layout options the caller set (the rest: the deck's defaults)."""
     seq = [c for c in deck.sequence() for _ in range(max(1, copies))]
-    layout = layout_cards(len(seq), deck_options(deck, opts, card_given))
+    layout = layout_cards(len(seq), deck_options(deck, opts, given))
     jobs = []
     n_sheets = max((p.sheet for p in layout.pages), default=0) + 1
     for page in layout.pages:
