@@ -35,13 +35,28 @@ def seats(n: int) -> list[dict[str, str]]:
     return [{"name": f"P{i}", "colour": f"c{i}"} for i in range(n)]
 
 
+def fill(st: dict[str, Any], seat: int | None, a: dict[str, Any]) -> dict[str, Any] | None:
+    """A concrete action from a legal() entry: the physical enter form gets real cards from the
+    pool; a draw report must name a value still in the pile (legal offers every deck value)."""
+    if a["type"] == "enter_hand" and seat is not None:
+        pool = sorted(set(st["out"]) | set(st["players"][seat]["plans"]), key=L._plan_sort_key)
+        plans = [x for area in range(1, 6) for x in [p for p in pool if L.plan_area(p) == area][:2]]
+        return {**a, "plans": plans, "mods": sorted(st["mod"]["pile"])[: st["start_mods"][seat]]}
+    if a["type"] == "report_draw" and a["value"] not in st["mod"]["pile"]:
+        return None
+    return a
+
+
 def candidates(st: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for s in [*range(st["n"]), None]:
         acts = L.legal(st, s)
         if any(a["type"] == "lock" for a in acts):
             acts = [a for a in acts if a["type"] != "choose"]
-        out += [{**a, "seat": s} for a in acts]
+        for a in acts:
+            c = fill(st, s, a)
+            if c is not None:
+                out.append({**c, "seat": s})
     return out
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import flet as ft
 
 from companion.games import games
+from companion.games import lutetia as L
 from companion.table.store import MemoryStore
 from companion.table.table import Table
 from companion.ui.games import lutetia as screen
@@ -74,13 +75,25 @@ def _act(t: Table, seat: int | None, action: dict[str, Any]) -> None:
     t.state = t.game.apply(t.state, {**action, "seat": seat})
 
 
+def fill(st: dict[str, Any], seat: int | None, a: dict[str, Any]) -> dict[str, Any] | None:
+    """A concrete action from a legal() entry: the physical enter form gets real cards from the
+    pool; a draw report must name a value still in the pile (legal offers every deck value)."""
+    if a["type"] == "enter_hand" and seat is not None:
+        pool = sorted(set(st["out"]) | set(st["players"][seat]["plans"]), key=L._plan_sort_key)
+        plans = [x for area in range(1, 6) for x in [p for p in pool if L.plan_area(p) == area][:2]]
+        return {**a, "plans": plans, "mods": sorted(st["mod"]["pile"])[: st["start_mods"][seat]]}
+    if a["type"] == "report_draw" and a["value"] not in st["mod"]["pile"]:
+        return None
+    return a
+
+
 def _pick(t: Table, r: random.Random) -> tuple[int | None, dict[str, Any]]:
     cands = []
     for s in (None, *range(t.state["n"])):
         acts = t.game.legal(t.state, s)
         if any(a["type"] == "lock" for a in acts):
             acts = [a for a in acts if a["type"] != "choose"]
-        cands += [(s, a) for a in acts]
+        cands += [(s, c) for a in acts if (c := fill(t.state, s, a)) is not None]
     return r.choice(cands)
 
 
@@ -131,8 +144,7 @@ def test_phone_shows_own_plans_and_mods_only() -> None:
 
 
 def L_label(pid: str) -> str:  # noqa: N802
-    from companion.games.lutetia import plan_label
-    return plan_label(pid)
+    return L.plan_label(pid)
 
 
 def test_one_tap_flow_propose_vote_declare_fulfil() -> None:

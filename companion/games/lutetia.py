@@ -30,6 +30,9 @@ Options
     areas                   colour preset for the five areas "c1-c2-blue-red-c5" (3 and 4 are
                             blue and red in every preset, as in the source)
 
+Physical deal: the enter form and draw reports offer every card / value of the deck, never the
+pool left by the others (that would reveal their hands); a conflicting entry is refused on submit.
+
 Decisions beyond the rules page (documented in the report):
     - a number plan is dead when no later approval can reach it: number + max_mod <= Miraculix
       (max_mod = 3 with the default deck); a Roman when 10*area + max_mod < Miraculix.
@@ -395,8 +398,10 @@ def propose_targets(st: dict[str, Any]) -> list[int]:
 # physical deal: entering what was drawn
 
 
-def _available_plans(st: dict[str, Any], seat: int) -> list[str]:
-    return sorted(set(st["out"]) | set(st["players"][seat]["plans"]), key=_plan_sort_key)
+def deck_values(st: dict[str, Any]) -> list[int]:
+    """Mod card values that exist in this game's deck (offered for entry and draw reports:
+    the draw pile's own make-up would reveal what the others hold)."""
+    return [v for v in MOD_VALUES if st["mod"]["counts"][str(v)] > 0]
 
 
 def _normalise_entry(st: dict[str, Any], seat: int, plans: Any, mods: Any) -> tuple[list[str], list[int]]:
@@ -825,15 +830,6 @@ def apply(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
     return st
 
 
-def _enter_example(st: dict[str, Any], seat: int) -> dict[str, Any]:
-    pool = _available_plans(st, seat)
-    plans: list[str] = []
-    for a in range(1, AREAS + 1):
-        plans += [p for p in pool if plan_area(p) == a][:2]
-    mods = sorted(st["mod"]["pile"])[: st["start_mods"][seat]]
-    return {"type": "enter_hand", "plans": plans, "mods": mods}
-
-
 def legal(state: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
     st = state
     ph = st["phase"]
@@ -848,9 +844,9 @@ def legal(state: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
         return out
     p = st["players"][seat]
     if p["owed"] > 0:
-        out += [{"type": "report_draw", "value": v} for v in sorted(set(st["mod"]["pile"]))]
+        out += [{"type": "report_draw", "value": v} for v in deck_values(st)]
     if ph == "enter" and not p["entered"]:
-        out.append(_enter_example(st, seat))
+        out.append({"type": "enter_hand"})  # a form: the seat adds "plans" (10) and "mods"
     elif ph == "propose" and st["proposer"] == seat:
         out += [{"type": "discard_dead", "plan": pid} for pid in dead_plans(st, seat)]
         out += [{"type": "propose", "to": t} for t in propose_targets(st)]
@@ -981,15 +977,15 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         mine["chosen"] = c
         mine["locked"] = seat in st["vote"]["locked"]
     if ph == "enter":
-        avail = _available_plans(st, seat)
-        mine["available_plans"] = avail
+        # every card is offered: which ones the others entered is their secret
+        mine["available_plans"] = list(ALL_PLANS)
         mine["available_by_area"] = [
-            {**info, "plans": [{"id": x, "label": plan_label(x)} for x in avail if plan_area(x) == info["area"]]}
+            {**info, "plans": [{"id": x, "label": plan_label(x)} for x in ALL_PLANS if plan_area(x) == info["area"]]}
             for info in area_info(st)]
-        mine["available_mods"] = sorted(set(st["mod"]["pile"]) | set(p["mods"]))
+        mine["available_mods"] = deck_values(st)
         mine["start_mods"] = st["start_mods"][seat]
     if p["owed"]:
-        mine["report_values"] = sorted(set(st["mod"]["pile"]))
+        mine["report_values"] = deck_values(st)
     v["me"] = mine
     v["legal"] = legal(st, seat)
     return v
