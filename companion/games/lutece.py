@@ -53,6 +53,7 @@ MAX_SEATS = 5
 LETTERS = ["A", "B", "C", "D", "E"]
 NUMERALS = ["I", "II", "III", "IV", "V"]
 REVENUS = "R"
+CARD_KEY = "lutece.card.R"  # catalog key of the Revenus card's name (log params)
 REVENUS_GOLD = 3
 START_GOLD = 5
 FINITE_BANK = 46
@@ -444,8 +445,9 @@ def _reveal_and_resolve(state: State) -> None:
         stakes = _stakes(state, s)
         plays[str(s)] = {"cards": list(cards) if cards else [], "stakes": list(stakes) if cards else [0, 0]}
         if cards:
-            _event(state, "lutece.ev.played", name=names[s], seat=s, card1=cards[0], bribe1=stakes[0],
-                   card2=cards[1], bribe2=stakes[1])
+            shown = [CARD_KEY if c == REVENUS else c for c in cards]  # the UI translates the key
+            _event(state, "lutece.ev.played", name=names[s], seat=s, card1=shown[0], bribe1=stakes[0],
+                   card2=shown[1], bribe2=stakes[1])
         else:
             _event(state, "lutece.ev.played_nothing", name=names[s], seat=s)
     state["revealed"] = plays
@@ -937,7 +939,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "lutece.score.total": "Total",
         "lutece.tie.gold": "Tie on points broken by the gold left.",
         "lutece.tie.shared": "Tie on points and gold: the victory is shared.",
-        "lutece.card.R": "Revenus (+3 gold)",
+        "lutece.card.R": "Revenus",
         "lutece.kind.character": "Character",
         "lutece.kind.place": "Place",
         "lutece.phase.choose": "Choose 2 cards and bribe",
@@ -1030,7 +1032,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "lutece.score.total": "Summe",
         "lutece.tie.gold": "Punktgleichstand, entschieden durch das übrige Gold.",
         "lutece.tie.shared": "Gleich bei Punkten und Gold: Der Sieg wird geteilt.",
-        "lutece.card.R": "Einkommen (+3 Gold)",
+        "lutece.card.R": "Einkommen",
         "lutece.kind.character": "Person",
         "lutece.kind.place": "Ort",
         "lutece.phase.choose": "2 Karten wählen und bestechen",
@@ -1124,7 +1126,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "lutece.score.total": "Total",
         "lutece.tie.gold": "Égalité de points départagée par l’or restant.",
         "lutece.tie.shared": "Égalité de points et d’or : la victoire est partagée.",
-        "lutece.card.R": "Revenus (+3 pièces d’or)",
+        "lutece.card.R": "Revenus",
         "lutece.kind.character": "Personnage",
         "lutece.kind.place": "Lieu",
         "lutece.phase.choose": "Choisir 2 cartes et soudoyer",
@@ -1137,7 +1139,6 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 _UI: dict[str, dict[str, str]] = {
     "en": {
-        "lutece.ui.revenus": "Revenus",
         "lutece.ui.round": "Round {round} · start player: {start}",
         "lutece.ui.cost": "cost {cost}",
         "lutece.ui.cost_pending": "new card: cost?",
@@ -1189,7 +1190,7 @@ _UI: dict[str, dict[str, str]] = {
         "lutece.ui.costs_title": "Card costs",
         "lutece.ui.costs_hint": "Enter the cost printed on each card on the table (tap to correct).",
         "lutece.ui.refill_wait": "New cards are being laid out.",
-        "lutece.ui.refill_title": "Refill the empty slots",
+        "lutece.ui.refill_title": "New cards on the table",
         "lutece.ui.yes_next": "Yes – next round",
         "lutece.ui.no_end": "No – end the game",
         "lutece.ui.next_round": "Next round",
@@ -1199,14 +1200,14 @@ _UI: dict[str, dict[str, str]] = {
         "lutece.ui.enter_for": "Player",
         "lutece.ui.no_result": "No final scores: the score cards were not confirmed.",
         "lutece.ui.winner": "Winner: {names}",
-        "lutece.ui.count_points": "{count} → {points}",
-        "lutece.ui.gold_points": "{gold} → {points}",
-        "lutece.ui.res_all_equal": "{res}: everyone equal → {points} each",
+        "lutece.ui.count_points": "{count} ({points})",
+        "lutece.ui.gold_points": "{gold} ({points})",
+        "lutece.ui.res_all_equal": "{res}: everyone equal, {points} each",
         "lutece.ui.res_line": "{res}: most {most} (10), fewest {fewest} (0)",
         "lutece.ui.chart": "Points by source",
+        "lutece.ui.cells": "Each cell: count (points).",
     },
     "de": {
-        "lutece.ui.revenus": "Einkommen",
         "lutece.ui.round": "Runde {round} · Startspieler: {start}",
         "lutece.ui.cost": "Kosten {cost}",
         "lutece.ui.cost_pending": "neue Karte: Kosten?",
@@ -1258,7 +1259,7 @@ _UI: dict[str, dict[str, str]] = {
         "lutece.ui.costs_title": "Kartenkosten",
         "lutece.ui.costs_hint": "Gib die Kosten jeder ausliegenden Karte ein (antippen zum Korrigieren).",
         "lutece.ui.refill_wait": "Neue Karten werden ausgelegt.",
-        "lutece.ui.refill_title": "Leere Plätze auffüllen",
+        "lutece.ui.refill_title": "Neue Karten auf dem Tisch",
         "lutece.ui.yes_next": "Ja – nächste Runde",
         "lutece.ui.no_end": "Nein – Spiel beenden",
         "lutece.ui.next_round": "Nächste Runde",
@@ -1268,14 +1269,14 @@ _UI: dict[str, dict[str, str]] = {
         "lutece.ui.enter_for": "Spieler",
         "lutece.ui.no_result": "Keine Endwertung: Die Wertungskarten wurden nicht bestätigt.",
         "lutece.ui.winner": "Sieg: {names}",
-        "lutece.ui.count_points": "{count} → {points}",
-        "lutece.ui.gold_points": "{gold} → {points}",
-        "lutece.ui.res_all_equal": "{res}: alle gleich → je {points}",
+        "lutece.ui.count_points": "{count} ({points})",
+        "lutece.ui.gold_points": "{gold} ({points})",
+        "lutece.ui.res_all_equal": "{res}: alle gleich, je {points}",
         "lutece.ui.res_line": "{res}: am meisten {most} (10), am wenigsten {fewest} (0)",
         "lutece.ui.chart": "Punkte nach Herkunft",
+        "lutece.ui.cells": "Jede Zelle: Anzahl (Punkte).",
     },
     "fr": {
-        "lutece.ui.revenus": "Revenus",
         "lutece.ui.round": "Tour {round} · premier joueur : {start}",
         "lutece.ui.cost": "coût {cost}",
         "lutece.ui.cost_pending": "nouvelle carte : coût ?",
@@ -1328,7 +1329,7 @@ _UI: dict[str, dict[str, str]] = {
         "lutece.ui.costs_title": "Coût des cartes",
         "lutece.ui.costs_hint": "Saisissez le coût imprimé sur chaque carte posée (touchez pour corriger).",
         "lutece.ui.refill_wait": "De nouvelles cartes sont posées.",
-        "lutece.ui.refill_title": "Remplir les emplacements vides",
+        "lutece.ui.refill_title": "Nouvelles cartes sur la table",
         "lutece.ui.yes_next": "Oui – tour suivant",
         "lutece.ui.no_end": "Non – terminer la partie",
         "lutece.ui.next_round": "Tour suivant",
@@ -1338,11 +1339,12 @@ _UI: dict[str, dict[str, str]] = {
         "lutece.ui.enter_for": "Joueur",
         "lutece.ui.no_result": "Pas de scores finaux : les feuilles n’ont pas été confirmées.",
         "lutece.ui.winner": "Victoire : {names}",
-        "lutece.ui.count_points": "{count} → {points}",
-        "lutece.ui.gold_points": "{gold} → {points}",
-        "lutece.ui.res_all_equal": "{res} : tous à égalité → {points} chacun",
+        "lutece.ui.count_points": "{count} ({points})",
+        "lutece.ui.gold_points": "{gold} ({points})",
+        "lutece.ui.res_all_equal": "{res} : tous à égalité, {points} chacun",
         "lutece.ui.res_line": "{res} : le plus {most} (10), le moins {fewest} (0)",
         "lutece.ui.chart": "Points par origine",
+        "lutece.ui.cells": "Chaque case : nombre (points).",
     },
 }
 for _lang, _texts in _UI.items():

@@ -34,6 +34,18 @@ async def choose_lutece(host) -> None:
     await host.get_by_role("textbox", name="Player 4 (optional)").wait_for(state="detached", timeout=30_000)
 
 
+async def gone(page, name: str) -> None:
+    await page.get_by_role("button", name=name, exact=True).first.wait_for(state="detached", timeout=30_000)
+
+
+async def tall_shot(page, path, height: int = 2200) -> None:
+    """The host screen scrolls inside the canvas: a tall viewport shows all of it in one picture."""
+    await page.set_viewport_size({"width": HOST["width"], "height": height})
+    await asyncio.sleep(1.5)
+    await page.screenshot(path=str(path))
+    await page.set_viewport_size(HOST)
+
+
 async def play_cards(ph, cards: list[str], bribes: list[tuple[int, str]]) -> None:
     seen: dict[str, int] = {}
     for c in cards:
@@ -53,7 +65,12 @@ async def test_lutece_round_and_scorer(browser, server, shots):
     await see(host, "Create table")
     await choose_lutece(host)
     for i, name in enumerate(NAMES):
-        await type_into(host, f"Player {i + 1} (optional)", name)
+        label = f"Player {i + 1} (optional)"
+        for _ in range(3):  # a keystroke racing a re-render can be lost: check and retype
+            await type_into(host, label, name)
+            await asyncio.sleep(0.5)
+            if await host.get_by_role("textbox", name=label).first.input_value() == name:
+                break
     await tap(host, "Create table")
     await see(host, "Scan with your phone")
     join_url = await read_qr(host)
@@ -82,10 +99,11 @@ async def test_lutece_round_and_scorer(browser, server, shots):
     assert "A – bribe" not in text and "Your gold" not in text
     await play_cards(bert, ["A", "I"], [(1, "A")])
     await play_cards(chloe, ["B", "Revenus"], [])
+    await anna.screenshot(path=str(shots / "lutece-phone.png"))
     await tap(anna, "Ready – lock my cards")
     await see(anna, "Locked in:")
     await see(host, "1 of 3 are ready")
-    await anna.screenshot(path=str(shots / "lutece-phone.png"))
+    await tall_shot(host, shots / "lutece-host-choosing.png")
     await tap(bert, "Ready – lock my cards")
     await tap(chloe, "Ready – lock my cards")
 
@@ -96,13 +114,16 @@ async def test_lutece_round_and_scorer(browser, server, shots):
     await see(host, "Nobody claimed C: +1 gold on it (now 1).")
     await see(bert, "You took: I")
     await see(anna, "Your gold: 4")  # 5 - 2 + 3 - 2
-    await host.screenshot(path=str(shots / "lutece-host.png"), full_page=True)
+    await tall_shot(host, shots / "lutece-host.png")
 
     # refill: costs of the new cards, then the deck question
     await see(host, "Can the decks refill the empty slots?")
     await tap(bert, "I: 3")  # whoever took the card may enter the new one's cost
+    await gone(host, "I: 3")
     await tap(host, "A: 1")
+    await gone(host, "A: 1")
     await tap(host, "B: 0")
+    await gone(host, "B: 0")
     await tap(host, "Yes – next round")
     await see(host, "Round 2")
     for ph in phones:
@@ -122,4 +143,5 @@ async def test_lutece_round_and_scorer(browser, server, shots):
     await tap(host, "Confirm final scores")
     for page in (host, *phones):
         await see(page, "Winner: Chloé")
+    await tall_shot(host, shots / "lutece-result.png", 1500)
     await host_ctx.close()

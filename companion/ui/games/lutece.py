@@ -16,11 +16,11 @@ from companion.ui.kit import UiContext
 
 RES_COLOURS = {
     "lutece.res.glaive": ft.Colors.BLUE_GREY_600,
-    "lutece.res.pain": ft.Colors.AMBER_700,
+    "lutece.res.pain": ft.Colors.BROWN_300,
     "lutece.res.potion": ft.Colors.GREEN_600,
     "lutece.res.cervoise": ft.Colors.ORANGE_900,
     "lutece.score.places": ft.Colors.PURPLE_400,
-    "lutece.score.gold_points": ft.Colors.YELLOW_800,
+    "lutece.score.gold_points": ft.Colors.AMBER_400,
 }
 RESOURCES = ["glaive", "pain", "potion", "cervoise"]
 SECRET_BG = ft.Colors.AMBER_50
@@ -29,7 +29,7 @@ SECRET_BG = ft.Colors.AMBER_50
 # --------------------------------------------------------------------------- small pieces
 
 def _card_name(ctx: UiContext, card: str) -> str:
-    return ctx.t("lutece.ui.revenus") if card == "R" else card
+    return ctx.t("lutece.card.R") if card == "R" else card
 
 
 def _sub(text: str, size: int = 15) -> ft.Text:
@@ -121,7 +121,7 @@ def _resolution(ctx: UiContext, v: dict[str, Any], big: bool) -> list[ft.Control
         strong = e["key"] in ("lutece.ev.take", "lutece.ev.take_sole", "lutece.ev.cannot_pay",
                               "lutece.ev.tie_nobody", "lutece.ev.tie_seat_order")
         items.append(ft.Text(
-            ("• " if not strong else "▶ ") + ctx.msg(e), size=(18 if big else 15) + (1 if strong else 0),
+            "• " + ctx.msg(e), size=(18 if big else 15) + (1 if strong else 0),
             weight=ft.FontWeight.W_600 if strong else None,
             color=ft.Colors.RED_800 if e["key"] == "lutece.ev.cannot_pay" else None))
     return [kit.card(*items)]
@@ -451,7 +451,7 @@ def result(ctx: UiContext) -> list[ft.Control]:
                   ft.DataCell(ft.Text(str(p["total"]), weight=ft.FontWeight.BOLD))]
         rows.append(ft.DataRow(cells=cells))
     out.append(kit.card(ft.Row([ft.DataTable(columns=cols, rows=rows, column_spacing=16)],
-                               scroll=ft.ScrollMode.AUTO)))
+                               scroll=ft.ScrollMode.AUTO), _sub(ctx.t("lutece.ui.cells"), 14)))
     out.append(_chart(ctx, res))
     notes: list[ft.Control] = []
     for r in RESOURCES:
