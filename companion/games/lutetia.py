@@ -506,7 +506,7 @@ def _propose(st: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
     st["vote"] = sealed.new_round(list(range(st["n"])))
     st["reveal"] = None
     st["outcome"] = None
-    _log(st, "lutetia.log.propose", name=_name(st, seat), to=to, steps=to - st["miraculix"])
+    _log(st, "lutetia.log.propose", name=_name(st, seat), space=to, steps=to - st["miraculix"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -662,7 +662,7 @@ def _resolve(st: dict[str, Any]) -> None:
     st["holder"] = None
     if approved:
         st["miraculix"] = to
-        _log(st, "lutetia.log.approved", to=to)
+        _log(st, "lutetia.log.approved", space=to)
         pid = str(to)
         for s, p in enumerate(players):
             if to <= END and pid in p["plans"]:

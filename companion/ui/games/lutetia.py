@@ -117,7 +117,7 @@ def _players(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
     for s in v["seats"]:
         pills: list[ft.Control] = []
         if v["turn"] == s["seat"]:
-            pills.append(kit.pill("▶", ft.Colors.GREEN_700))
+            pills.append(kit.pill(ctx.t("lutetia.ui.turn"), ft.Colors.GREEN_700))
         rows.append(ft.Row([
             kit.seat_dot(s["colour"] or ctx.colour(s["seat"]), 20 if big else 16),
             ft.Text(s["name"], size=20 if big else 17, weight=ft.FontWeight.W_600, expand=True),
@@ -231,7 +231,7 @@ def _todo(ctx: UiContext, v: dict[str, Any]) -> list[ft.Control]:
         if v["first_proposal"]:
             parts.append(_sub(ctx.t("lutetia.ui.first_hint"), 15))
         targets = [a for a in legal if a["type"] == "propose"]
-        parts.append(ft.Row([_sized(_action_button(ctx, ctx.t("lutetia.ui.propose_to", to=a["to"]), a), 110)
+        parts.append(ft.Row([_sized(_action_button(ctx, ctx.t("lutetia.ui.propose_to", space=a["to"]), a), 160)
                              for a in targets], wrap=True, spacing=8, run_spacing=8))
         out.append(kit.card(*parts))
         dead = [a for a in legal if a["type"] == "discard_dead"]
@@ -263,7 +263,7 @@ def _todo(ctx: UiContext, v: dict[str, Any]) -> list[ft.Control]:
         if v["turn"] == me["seat"]:
             card = v["reveals"][-1]["card"]
             return out + [kit.card(
-                ft.Text(ctx.t("lutetia.ui.your_declare", card=_card_name(ctx, card), to=v["asterix"]), size=20,
+                ft.Text(ctx.t("lutetia.ui.your_declare", card=_card_name(ctx, card), space=v["asterix"]), size=20,
                         weight=ft.FontWeight.BOLD),
                 ft.Row([_sized(_action_button(ctx, ctx.t("lutetia.ui.vote_for"), {"type": "declare", "side": "for"},
                                               colour=ft.Colors.GREEN_700), 170),
