@@ -165,8 +165,9 @@ def test_physical_deal_players_enter_plans_and_mod_cards() -> None:
     # a correction before the start replaces the old entry
     st = act(st, 0, "enter_hand", plans=[1, 2, 11, 12, 21, "R3", "R4", 33, 41, 50], mods=[2, 3])
     assert "R4b" in st["out"] and st["players"][0]["mods"] == [2, 3]
-    st = act(st, 1, "enter_hand", plans=[3, 4, 13, 14, 22, 23, "R4", 32, 42, 43], mods=[1, 1])
+    st = act(st, 1, "enter_hand", plans=[3, 4, 13, 14, 22, 23, "R4a", 32, 42, 43], mods=[1, 1])
     assert st["phase"] == "propose"
+    assert st["players"][1]["plans"][7] == "R4b"  # either Roman id means "a Roman of 31-40"
     total = sum(len(p["plans"]) for p in st["players"]) + len(st["out"])
     assert total == 60
     assert len(st["mod"]["pile"]) == 32

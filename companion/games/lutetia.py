@@ -414,14 +414,13 @@ def _normalise_entry(st: dict[str, Any], seat: int, plans: Any, mods: Any) -> tu
         if isinstance(item, bool) or not isinstance(item, (int, str)):
             raise RuleError("lutetia.err.no_plan")
         s = str(item).strip().upper() if isinstance(item, str) else str(item)
-        if s.startswith("R") and len(s) == 2 and s[1] in "12345":
-            free = [p for p in (f"{s}a", f"{s}b") if p in pool and p not in chosen]
+        if s.startswith("R") and len(s) in (2, 3) and s[1] in "12345" and s[2:] in ("", "A", "B"):
+            # the two Roman plans of an area are the same card: "R3", "R3a", "R3b" take a free one
+            free = [p for p in (f"{s[:2]}a", f"{s[:2]}b") if p in pool and p not in chosen]
             if not free:
-                raise RuleError("lutetia.err.plan_taken", plan=s)
+                raise RuleError("lutetia.err.plan_taken", plan=plan_label(f"{s[:2]}a"))
             chosen.append(free[0])
             continue
-        if s.startswith("R") and len(s) == 3:
-            s = s[:2] + s[2].lower()
         pid = _plan_id(s)
         if pid not in pool or pid in chosen:
             raise RuleError("lutetia.err.plan_taken", plan=plan_label(pid))

@@ -70,17 +70,18 @@ def _track(ctx: UiContext, v: dict[str, Any], cell: int) -> ft.Control:
     for info in v["areas"]:
         cells: list[ft.Control] = [ft.Container(ft.Text(ctx.t(info["colour_key"]), size=12), width=cell * 1.6)]
         for n in range(info["lo"], info["hi"] + 1):
-            cells.append(_cell(n, info["hex"], m, a, cell))
+            cells.append(_cell(ctx, n, info["hex"], m, a, cell))
         rows.append(ft.Row(cells, spacing=3))
     last = v["areas"][-1]["hex"]
     virt: list[ft.Control] = [ft.Container(ft.Text(ctx.t("lutetia.ui.virtual"), size=12), width=cell * 1.6)]
-    virt += [_cell(n, last, m, a, cell, faded=True) for n in range(51, 56)]
+    virt += [_cell(ctx, n, last, m, a, cell, faded=True) for n in range(51, 56)]
     rows.append(ft.Row(virt, spacing=3))
     return kit.card(*rows)
 
 
-def _cell(n: int, colour: str, m: int, a: int | None, size: int, faded: bool = False) -> ft.Control:
-    mark = "M" if n == m else ("A" if n == a else "")
+def _cell(ctx: UiContext, n: int, colour: str, m: int, a: int | None, size: int,
+          faded: bool = False) -> ft.Control:
+    mark = ctx.t("lutetia.ui.mark_m") if n == m else (ctx.t("lutetia.ui.mark_a") if n == a else "")
     label = f"{n}\n{mark}" if mark else str(n)
     border = ft.Border.all(3, ft.Colors.BLACK) if mark else None
     return ft.Container(
