@@ -137,9 +137,16 @@ def test_buttons_send_actions():
     ctx = _ctx(t, 2, sent)
     body = screen.phone(ctx)
     b = _buttons(body)
-    asyncio.run(b["Bob"].on_click(None))
-    assert b["Bob"].content == "✓ Bob"
-    field = next(c for c in _walk(body) if isinstance(c, ft.TextField) and c.label == "Laurels (1–5)")
-    field.value = "2"
-    asyncio.run(b["Give"].on_click(None))
+    assert any(isinstance(c, ft.TextField) and c.label == "Laurels (1–5)" for c in _walk(body))
+    ctx.local["qv_amount"] = "2"  # what the field's on_change keeps
+    asyncio.run(b["Give to Bob"].on_click(None))
     assert sent[-1] == {"type": "give", "to": 1, "amount": 2}
+    ctx.local["qv_promise"] = "I vote yes"
+    asyncio.run(b["Promise to Ann"].on_click(None))
+    assert sent[-1] == {"type": "promise", "to": 0, "text": "I vote yes"}
+    # Caesar buttons on Bob's turn
+    t.state = t.game.apply(t.state, {"type": "close_vote", "seat": None})
+    b = _buttons(screen.phone(_ctx(t, 1, sent)))
+    label = next(k for k in b if k.startswith("1 → 5 ("))
+    asyncio.run(b[label].on_click(None))
+    assert sent[-1] == {"type": "caesar", "path": "1-5"}

@@ -31,8 +31,8 @@ def _names(ctx: UiContext, seats: list[int]) -> str:
 def _chip_text(ctx: UiContext, chip: dict[str, Any] | None) -> str:
     if not chip:
         return ctx.t("quovadis.ui.empty_space")
-    txt = f"★{chip['value']}"
-    return txt + f" {ctx.t('quovadis.ui.caesar_word')}" if chip.get("caesar") else txt
+    # plain words: the bundled web font has no star or laurel glyph
+    return ctx.t("quovadis.ui.chip_caesar" if chip.get("caesar") else "quovadis.ui.chip", value=chip["value"])
 
 
 def _dots(ctx: UiContext, node: dict[str, Any], size: int) -> ft.Control:
@@ -60,7 +60,8 @@ def _path_line(ctx: UiContext, p: dict[str, Any], size: int) -> ft.Control:
 def _node_card(ctx: UiContext, v: dict[str, Any], k: int, big: bool) -> ft.Control:
     node = v["nodes"][k]
     outs = [p for p in v["paths"] if p["from"] == k]
-    head = f"{_node_name(ctx, k)} · {ctx.t('quovadis.ui.seats_n', n=node['seats'])}"
+    seats = ctx.t("quovadis.ui.seats_n" if node["seats"] > 1 else "quovadis.ui.seat_one", n=node["seats"])
+    head = f"{_node_name(ctx, k)} · {seats}"
     col: list[ft.Control] = [ft.Text(head, size=17 if big else 15, weight=ft.FontWeight.BOLD),
                              _dots(ctx, node, 22 if big else 16)]
     col += [_path_line(ctx, p, 16 if big else 14) for p in outs]
@@ -184,15 +185,18 @@ def _move_label(ctx: UiContext, a: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def _caesar_buttons(ctx: UiContext, acts: list[dict[str, Any]], paths: dict[str, Any]) -> list[ft.Control]:
+def _caesar_buttons(ctx: UiContext, acts: list[dict[str, Any]], paths: dict[str, Any],
+                    compact: bool = False) -> list[ft.Control]:
     out: list[ft.Control] = []
     for a in acts:
         to = ctx.t("quovadis.ui.senate") if a["to"] == 13 else str(a["to"])
-        label = ctx.t("quovadis.ui.caesar_to", a=a["from"], b=to, chip=_chip_text(ctx, paths[a["path"]]["chip"]))
+        chip = _chip_text(ctx, paths[a["path"]]["chip"])
+        label = (ctx.t("quovadis.ui.caesar_short", a=a["from"], b=to, chip=chip) if compact
+                 else ctx.t("quovadis.ui.caesar_to", a=a["from"], b=to, chip=chip))
 
         async def go(e: Any, path: str = a["path"]) -> None:
             await ctx.act({"type": "caesar", "path": path})
-        out.append(kit.button(label, go, primary=False, width=10_000, colour=None))
+        out.append(kit.button(label, go, primary=False, width=None if compact else 10_000))
     return out
 
 
@@ -226,19 +230,9 @@ def _turn_actions(ctx: UiContext, v: dict[str, Any]) -> list[ft.Control]:
                 await ctx.act({"type": "move", "from": a["from"], "to": a["to"]})
             out.append(kit.button(_move_label(ctx, a), move, width=10_000))
     if caesars:
-        # toggled in place (the screen is only rebuilt when the game state changes)
-        shown = bool(ctx.local.get("qv_caesar_open", False))
-        panel = ft.Column(_caesar_buttons(ctx, caesars, paths), spacing=8, visible=shown)
-        toggle_btn = kit.button(ctx.t("quovadis.ui.caesar_hide" if shown else "quovadis.ui.caesar_show"), None,
-                                primary=False, width=10_000, icon=ft.Icons.SWAP_HORIZ)
-
-        async def toggle(e: Any) -> None:
-            now = not ctx.local.get("qv_caesar_open", False)
-            ctx.local["qv_caesar_open"] = now
-            panel.visible = now
-            toggle_btn.content = ctx.t("quovadis.ui.caesar_hide" if now else "quovadis.ui.caesar_show")
-        toggle_btn.on_click = toggle
-        out += [toggle_btn, panel]
+        out.append(kit.title(ctx.t("quovadis.ui.caesar_title"), 18))
+        out.append(ft.Row(_caesar_buttons(ctx, caesars, paths, compact=True), wrap=True, spacing=8,
+                          run_spacing=8))
     return [kit.card(*out, bgcolor=ft.Colors.GREEN_50)]
 
 
@@ -264,54 +258,33 @@ def _my_vote(ctx: UiContext, v: dict[str, Any], me: dict[str, Any]) -> list[ft.C
         bgcolor=ft.Colors.BLUE_100)]
 
 
-def _pick_player(ctx: UiContext, key: str, others: list[int]) -> ft.Control:
-    """One button per other player; the choice is kept in ctx.local and marked in place with ✓."""
-    chosen = ctx.local.get(key)
-    buttons: dict[int, Any] = {}
-
-    def label(o: int, sel: Any) -> str:
-        return ("✓ " if sel == o else "") + ctx.name(o)
-    for o in others:
-        async def pick(e: Any, o: int = o) -> None:
-            ctx.local[key] = o
-            for x, b in buttons.items():
-                b.content = label(x, o)
-        buttons[o] = kit.button(label(o, chosen), pick, colour=ctx.colour(o))
-    return ft.Row(list(buttons.values()), wrap=True, spacing=8)
-
-
 def _give_card(ctx: UiContext, me: dict[str, Any]) -> ft.Control | None:
     gives = [a for a in ctx.legal if a["type"] == "give"]
     if not gives:
         return None
     top = gives[0]["max"]
-    others = [a["to"] for a in gives]
     field = ft.TextField(label=ctx.t("quovadis.ui.amount", max=top), value=ctx.local.get("qv_amount", ""),
-                         keyboard_type=ft.KeyboardType.NUMBER, text_size=20, width=180)
+                         keyboard_type=ft.KeyboardType.NUMBER, text_size=20)
 
     def changed(e: Any) -> None:
-        ctx.local["qv_amount"] = field.value or ""
+        ctx.local["qv_amount"] = e.control.value or ""
     field.on_change = changed
-
-    async def give(e: Any) -> None:
-        raw = (field.value or "").strip()
-        try:
-            amount: Any = int(raw)
-        except ValueError:
-            amount = raw
-        to = ctx.local.get("qv_give_to")
-        if to is None:
-            ctx.toast(ctx.t("quovadis.ui.pick_player"), True)
-            return
-        if await ctx.act({"type": "give", "to": to, "amount": amount}):
-            ctx.local.pop("qv_amount", None)
-            ctx.toast(ctx.t("quovadis.plog.gave", n=amount, to_player=ctx.name(to)))
-    field.on_submit = give
+    row: list[ft.Control] = []
+    for a in gives:
+        async def give(e: Any, to: int = a["to"]) -> None:
+            raw = str(ctx.local.get("qv_amount", "")).strip()
+            try:
+                amount: Any = int(raw)
+            except ValueError:
+                amount = raw
+            if await ctx.act({"type": "give", "to": to, "amount": amount}):
+                ctx.local.pop("qv_amount", None)
+        row.append(kit.button(ctx.t("quovadis.ui.give_to", player=ctx.name(a["to"])), give,
+                              colour=ctx.colour(a["to"])))
     return kit.card(
         kit.title(ctx.t("quovadis.ui.give_title"), 18),
-        _pick_player(ctx, "qv_give_to", others),
-        ft.Row([field, kit.button(ctx.t("quovadis.ui.give"), give, icon=ft.Icons.VOLUNTEER_ACTIVISM)],
-               wrap=True, spacing=10),
+        field,
+        ft.Row(row, wrap=True, spacing=8, run_spacing=8),
         ft.Text(ctx.t("quovadis.ui.give_hint"), size=13, color=MUTED),
         bgcolor=SECRET_BG)
 
@@ -324,23 +297,20 @@ def _promise_card(ctx: UiContext, v: dict[str, Any]) -> ft.Control | None:
                          max_length=proms[0]["max_len"], text_size=18)
 
     def changed(e: Any) -> None:
-        ctx.local["qv_promise"] = field.value or ""
+        ctx.local["qv_promise"] = e.control.value or ""
     field.on_change = changed
-
-    async def record(e: Any) -> None:
-        to = ctx.local.get("qv_promise_to")
-        if to is None:
-            ctx.toast(ctx.t("quovadis.ui.pick_player"), True)
-            return
-        if await ctx.act({"type": "promise", "to": to, "text": field.value or ""}):
-            ctx.local.pop("qv_promise", None)
-    field.on_submit = record
+    row: list[ft.Control] = []
+    for a in proms:
+        async def record(e: Any, to: int = a["to"]) -> None:
+            if await ctx.act({"type": "promise", "to": to, "text": ctx.local.get("qv_promise", "")}):
+                ctx.local.pop("qv_promise", None)
+        row.append(kit.button(ctx.t("quovadis.ui.promise_to", player=ctx.name(a["to"])), record,
+                              primary=False))
     note = "quovadis.help.binding" if v["options"].get("binding") else "quovadis.ui.promise_free"
     return kit.card(
         kit.title(ctx.t("quovadis.ui.promise_title"), 18),
-        _pick_player(ctx, "qv_promise_to", [a["to"] for a in proms]),
         field,
-        kit.button(ctx.t("quovadis.ui.promise_go"), record, primary=False, icon=ft.Icons.HANDSHAKE),
+        ft.Row(row, wrap=True, spacing=8, run_spacing=8),
         ft.Text(ctx.t(note), size=13, color=MUTED))
 
 
@@ -349,7 +319,7 @@ def phone(ctx: UiContext) -> list[ft.Control]:
     if v.get("over"):
         return result(ctx)
     me = v.get("me") or {}
-    out: list[ft.Control] = [_status(ctx, v, 20)]
+    out: list[ft.Control] = [] if v["vote"] else [_status(ctx, v, 20)]  # a vote card has its own title
     if me:
         out.append(_secret_card(ctx, me))
     vc = _vote_card(ctx, v, big=False)
@@ -379,7 +349,7 @@ def host(ctx: UiContext) -> list[ft.Control]:
     v = ctx.view
     if v.get("over"):
         return result(ctx)
-    out: list[ft.Control] = [_status(ctx, v, 28)]
+    out: list[ft.Control] = [] if v["vote"] else [_status(ctx, v, 28)]
     vc = _vote_card(ctx, v, big=True)
     if vc:
         out.append(vc)
