@@ -232,6 +232,7 @@ def test_tie_at_top_nobody_default() -> None:
     st = new(3)
     st = play(st, {0: (["A", "R"], [2, 0]), 1: (["A", "R"], [2, 0]), 2: (["A", "R"], [1, 0])})
     assert "lutece.ev.tie_nobody" in keys(st)
+    assert keys(st).count("lutece.ev.refund_tie") == 3 and "lutece.ev.refund" not in keys(st)
     assert st["gold"] == [5 + 3 + 1, 5 + 3 + 1, 5 + 3 + 1]
     assert st["slots"]["A"]["coins"] == 1 and not st["slots"]["A"]["pending"]
     assert all(not t for t in st["taken"])

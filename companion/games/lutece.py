@@ -556,8 +556,9 @@ def _resolve_slot(state: State, sid: str, claims: list[tuple[int, int]]) -> None
     for s, stake in remaining:
         bonus = _bank_pay(state, 1)
         state["gold"][s] += stake + bonus
-        _event(state, "lutece.ev.refund" if bonus else "lutece.ev.refund_no_bonus",
-               slot=sid, name=names[s], seat=s, bribe=stake, bonus=bonus)
+        key = "lutece.ev.refund" if winner is not None else "lutece.ev.refund_tie"
+        _event(state, key if bonus else key + "_no_bonus", slot=sid, name=names[s], seat=s, bribe=stake,
+               bonus=bonus)
     if winner is None:
         _card_coin(state, sid, "lutece.ev.card_coin")
     else:
@@ -927,6 +928,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "lutece.ev.refund": "{slot}: {name} is outbid and gets the bribe of {bribe} back +1.",
         "lutece.ev.refund_no_bonus": "{slot}: {name} is outbid and gets the bribe of {bribe} back "
                                      "(the bank is empty: no +1).",
+        "lutece.ev.refund_tie": "{slot}: {name} gets the bribe of {bribe} back +1.",
+        "lutece.ev.refund_tie_no_bonus": "{slot}: {name} gets the bribe of {bribe} back (the bank is empty: no +1).",
         "lutece.ev.card_coin": "{slot} stays: +1 gold on it (now {coins}).",
         "lutece.ev.bank_empty_card": "{slot} stays, but the bank is empty: no coin added (still {coins}).",
         "lutece.q.decks_refill": "Can the decks refill the empty slots?",
@@ -1020,6 +1023,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "lutece.ev.refund": "{slot}: {name} wird überboten und bekommt die Bestechung von {bribe} zurück +1.",
         "lutece.ev.refund_no_bonus": "{slot}: {name} wird überboten und bekommt die Bestechung von {bribe} "
                                      "zurück (die Bank ist leer: kein +1).",
+        "lutece.ev.refund_tie": "{slot}: {name} bekommt die Bestechung von {bribe} zurück +1.",
+        "lutece.ev.refund_tie_no_bonus": "{slot}: {name} bekommt die Bestechung von {bribe} zurück "
+                                         "(die Bank ist leer: kein +1).",
         "lutece.ev.card_coin": "{slot} bleibt liegen: +1 Gold darauf (jetzt {coins}).",
         "lutece.ev.bank_empty_card": "{slot} bleibt liegen, aber die Bank ist leer: keine Münze (weiter {coins}).",
         "lutece.q.decks_refill": "Können die Stapel die leeren Plätze auffüllen?",
@@ -1114,6 +1120,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "lutece.ev.refund": "{slot} : {name} est surenchéri et récupère sa mise de {bribe} +1.",
         "lutece.ev.refund_no_bonus": "{slot} : {name} est surenchéri et récupère sa mise de {bribe} "
                                      "(la banque est vide : pas de +1).",
+        "lutece.ev.refund_tie": "{slot} : {name} récupère sa mise de {bribe} +1.",
+        "lutece.ev.refund_tie_no_bonus": "{slot} : {name} récupère sa mise de {bribe} (la banque est vide : "
+                                         "pas de +1).",
         "lutece.ev.card_coin": "{slot} reste en place : +1 pièce dessus (maintenant {coins}).",
         "lutece.ev.bank_empty_card": "{slot} reste en place, mais la banque est vide : pas de pièce (toujours {coins}).",
         "lutece.q.decks_refill": "Les pioches peuvent-elles remplir les emplacements vides ?",

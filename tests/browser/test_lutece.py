@@ -34,6 +34,16 @@ async def choose_lutece(host) -> None:
     await host.get_by_role("textbox", name="Player 4 (optional)").wait_for(state="detached", timeout=30_000)
 
 
+async def fill(page, label: str, value: str) -> None:
+    """Type into a field and check it took (a keystroke racing a re-render can be lost)."""
+    for _ in range(4):
+        await type_into(page, label, value)
+        await asyncio.sleep(0.4)
+        if await page.get_by_role("textbox", name=label).first.input_value() == value:
+            return
+    raise AssertionError(f"could not type {value!r} into {label!r}")
+
+
 async def gone(page, name: str) -> None:
     await page.get_by_role("button", name=name, exact=True).first.wait_for(state="detached", timeout=30_000)
 
@@ -65,12 +75,7 @@ async def test_lutece_round_and_scorer(browser, server, shots):
     await see(host, "Create table")
     await choose_lutece(host)
     for i, name in enumerate(NAMES):
-        label = f"Player {i + 1} (optional)"
-        for _ in range(3):  # a keystroke racing a re-render can be lost: check and retype
-            await type_into(host, label, name)
-            await asyncio.sleep(0.5)
-            if await host.get_by_role("textbox", name=label).first.input_value() == name:
-                break
+        await fill(host, f"Player {i + 1} (optional)", name)
     await tap(host, "Create table")
     await see(host, "Scan with your phone")
     join_url = await read_qr(host)
@@ -137,7 +142,7 @@ async def test_lutece_round_and_scorer(browser, server, shots):
     for ph, score in zip(phones, [(3, 0, 1, 0, 4), (1, 2, 1, 0, 0), (0, 2, 1, 5, 2)], strict=True):
         await see(ph, "Your score card")
         for label, value in zip(["Glaive", "Bread", "Potion", "Cervoise", "Place points"], score, strict=True):
-            await type_into(ph, label, str(value))
+            await fill(ph, label, str(value))
         await tap(ph, "Send score card")
     await see(host, "All score cards are in.")
     await tap(host, "Confirm final scores")

@@ -468,22 +468,25 @@ def result(ctx: UiContext) -> list[ft.Control]:
 
 
 def _chart(ctx: UiContext, res: dict[str, Any]) -> ft.Control:
+    """Stacked bars with flex widths, so they fit a phone and a laptop alike."""
     chart = res["chart"]
     best = max([p["total"] for p in res["players"]] + [1])
-    width = 300
     rows: list[ft.Control] = []
     for i, label in enumerate(chart["labels"]):
         segs: list[ft.Control] = []
         for s in chart["series"]:
             val = s["values"][i]
             if val > 0:
-                segs.append(ft.Container(width=max(2, width * val / best), height=26,
-                                         bgcolor=RES_COLOURS.get(s["key"], ft.Colors.GREY),
+                segs.append(ft.Container(expand=val, height=26, bgcolor=RES_COLOURS.get(s["key"], ft.Colors.GREY),
                                          tooltip=f"{ctx.t(s['key'])}: {val}"))
-        rows.append(ft.Row([ft.Text(label, size=15, width=90), ft.Row(segs, spacing=1),
-                            ft.Text(str(res["players"][i]["total"]), size=16, weight=ft.FontWeight.BOLD)],
+        rest = best - res["players"][i]["total"]
+        if rest > 0:
+            segs.append(ft.Container(expand=rest, height=26))
+        rows.append(ft.Row([ft.Text(label, size=15, width=80, no_wrap=True),
+                            ft.Container(content=ft.Row(segs, spacing=1), expand=True),
+                            ft.Text(str(res["players"][i]["total"]), size=16, weight=ft.FontWeight.BOLD, width=36)],
                            spacing=8))
     legend = ft.Row([ft.Row([ft.Container(width=14, height=14, bgcolor=RES_COLOURS.get(s["key"])),
-                             ft.Text(ctx.t(s["key"]), size=13)], spacing=4) for s in chart["series"]],
-                    wrap=True, spacing=12)
+                             ft.Text(ctx.t(s["key"]), size=13)], spacing=4, tight=True) for s in chart["series"]],
+                    wrap=True, spacing=12, run_spacing=4)
     return kit.card(kit.title(ctx.t("lutece.ui.chart"), 18), *rows, legend)

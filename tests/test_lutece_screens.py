@@ -1,0 +1,108 @@
+"""Lutèce screens without a browser: every phase renders in en/de/fr; the host screen shows no secret."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+import pytest
+
+from companion.games import games
+from companion.games import lutece as L
+from companion.ui.games import lutece as U
+from companion.ui.kit import UiContext
+
+games()  # registers the catalogs
+
+
+class FakeTable:
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.state = state
+        self.seats = [{"name": n, "colour": "#aa0000"} for n in state["names"]]
+
+
+def ctx(state: dict[str, Any], seat: int | None, lang: str = "en", host: bool = False) -> UiContext:
+    c = UiContext.__new__(UiContext)
+    c.table = FakeTable(state)  # type: ignore[assignment]
+    c.seat, c.token, c.lang, c.is_host = seat, None, lang, host
+    c._toast = lambda text, error: None
+    c.local, c.busy = {}, False
+    c.view, c.legal = L.view(state, seat), L.legal(state, seat)
+    return c
+
+
+def texts(controls: Any) -> str:
+    """Every string in a control tree (texts, labels, button contents)."""
+    out: list[str] = []
+
+    def walk(c: Any) -> None:
+        if c is None:
+            return
+        if isinstance(c, list | tuple):
+            for x in c:
+                walk(x)
+            return
+        if isinstance(c, str):
+            out.append(c)
+            return
+        if not isinstance(c, ft.BaseControl):
+            return
+        for attr in ("value", "label", "content", "controls", "cells", "rows", "columns", "text"):
+            v = getattr(c, attr, None)
+            if isinstance(v, str):
+                out.append(v)
+            elif v is not None:
+                walk(v)
+    walk(controls)
+    return "\n".join(out)
+
+
+def states() -> list[dict[str, Any]]:
+    seats = [{"name": n} for n in ("Ann", "Bob", "Cid")]
+    st = L.setup({"bank": "46", "characters_deck": 6, "bribes": "sealed"}, seats, 1)
+    out = [st]
+    st = L.apply(st, {"seat": 0, "type": "pick", "cards": ["C", "III"]})
+    st = L.apply(st, {"seat": 0, "type": "bribe", "card": 0, "amount": 4})
+    st = L.apply(st, {"seat": 0, "type": "lock"})
+    out.append(st)
+    st = L.apply(st, {"seat": 1, "type": "pick", "cards": ["C", "R"]})
+    st = L.apply(st, {"seat": None, "type": "reveal"})
+    out.append(st)
+    st = L.apply(st, {"seat": None, "type": "end_game"})
+    st = L.apply(st, {"seat": 0, "type": "score", "glaive": 1, "pain": 0, "potion": 2, "cervoise": 0, "places": 3})
+    out.append(st)
+    for s in (1, 2):
+        st = L.apply(st, {"seat": s, "type": "score", "glaive": s, "pain": 1, "potion": 0, "cervoise": 2,
+                          "places": 0})
+    st = L.apply(st, {"seat": None, "type": "confirm_scores"})
+    out.append(st)
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_every_phase_renders(lang: str) -> None:
+    for st in states():
+        for seat in (None, 0, 1, 2):
+            c = ctx(st, seat, lang, host=seat is None)
+            body = U.host(c) if seat is None else U.phone(c)
+            assert body and texts(body)
+            assert U.result(c)
+
+
+def test_host_and_other_phones_show_no_secret_before_the_reveal() -> None:
+    locked = states()[1]
+    mine = texts(U.phone(ctx(locked, 0)))
+    assert "C – bribe 4" in mine and "III – bribe 0" in mine
+    for seat in (None, 1, 2):
+        shown = texts(U.host(ctx(locked, None, host=True)) if seat is None else U.phone(ctx(locked, seat)))
+        assert "bribe 4" not in shown and "C – bribe" not in shown
+        assert "Ann" in shown and "2 cards face down" in shown
+
+
+def test_result_shows_breakdown_and_winner() -> None:
+    over = states()[-1]
+    shown = texts(U.result(ctx(over, None)))
+    res = L.result(over)
+    assert res is not None
+    winner = res["players"][res["winners"][0]]["name"]
+    assert f"Winner: {winner}" in shown and "Glaive" in shown and "Points by source" in shown
