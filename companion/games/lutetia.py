@@ -971,10 +971,9 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "dead_plans": dead_list,
         "entered": p["entered"],
     }
-    if ph == "vote":
-        c = sealed.choice(st["vote"], seat)
-        mine["chosen"] = c
-        mine["locked"] = seat in st["vote"]["locked"]
+    if ph in ("vote", "reveal"):
+        mine["chosen"] = sealed.choice(st["vote"], seat)
+        mine["locked"] = ph == "reveal" or seat in st["vote"]["locked"]
     if ph == "enter":
         # every card is offered: which ones the others entered is their secret
         mine["available_plans"] = list(ALL_PLANS)

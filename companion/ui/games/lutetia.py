@@ -271,7 +271,10 @@ def _todo(ctx: UiContext, v: dict[str, Any]) -> list[ft.Control]:
                         _sized(_action_button(ctx, ctx.t("lutetia.ui.vote_against"),
                                               {"type": "declare", "side": "against"}, colour=ft.Colors.RED_700),
                                170)], wrap=True, spacing=10))]
-        return out + [kit.card(ft.Text(ctx.t("lutetia.ui.waiting_declare", name=ctx.name(v["turn"])), size=18))]
+        waiting: list[ft.Control] = [ft.Text(ctx.t("lutetia.ui.waiting_declare", name=ctx.name(v["turn"])), size=18)]
+        if me["chosen"] and not any(r["seat"] == me["seat"] for r in v["reveals"]):
+            waiting.append(ft.Text(ctx.t("lutetia.ui.chosen", card=_choice_text(ctx, me["chosen"])), size=16))
+        return out + [kit.card(*waiting)]
     if ph == "after":
         if "modify" in me["tasks"]:
             out.append(kit.card(
