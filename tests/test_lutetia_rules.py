@@ -979,3 +979,28 @@ def test_clone_does_not_share_mutable_state() -> None:
     assert st["phase"] == "propose" and st["asterix"] is None
     assert st2["log"] is not st["log"] and len(st2["log"]) == len(st["log"]) + 1
     assert base.clone(st) == st
+
+
+def test_a_card_drawn_for_no_roman_can_serve_the_modify_step() -> None:
+    st = clear(at(mk(2), 18))
+    set_plans(st, 1, ["22"])
+    st["mod"]["pile"].remove(1)
+    st["mod"]["pile"].append(1)  # the next card drawn is a 1
+    st = propose_and_vote(st, 21, ["10", "R"], [FOR, None])
+    assert "lutetia.log.roman_none" in keys_of(st)
+    assert L.view(st, 1)["me"]["fulfil_options"] == [{"plan": "22", "value": 1, "target": 22}]
+
+
+def test_physical_unreported_draw_keeps_the_modify_task_open() -> None:
+    st = mk(2, deal="physical")
+    st = act(st, 0, "enter_hand", plans=[1, 2, 11, 12, 21, 25, 31, 32, 41, 42], mods=[2, 2])
+    st = act(st, 1, "enter_hand", plans=[3, 4, 13, 14, 22, 23, 33, 34, 43, 44], mods=[3, 3])
+    st = propose_and_vote(at(st, 18), 21, ["10", "R"], [FOR, None])
+    assert st["players"][0]["fulfilled"] == ["21"]
+    assert st["players"][1]["owed"] == 1 and st["phase"] == "after"
+    assert L.view(st, 1)["me"]["tasks"] == ["modify"] and L.view(st, 1)["me"]["fulfil_options"] == []
+    assert {"type": "pass", "task": "modify"} in L.legal(st, 1)
+    st = act(st, 1, "report_draw", value=1)
+    assert L.view(st, 1)["me"]["fulfil_options"] == [{"plan": "22", "value": 1, "target": 22}]
+    st = act(st, 1, "fulfil", plan="22", value=1)
+    assert st["phase"] == "propose" and st["players"][1]["fulfilled"] == ["22"]

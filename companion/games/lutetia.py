@@ -696,12 +696,15 @@ def _settle(st: dict[str, Any]) -> None:
     for s in _order(st):
         key = str(s)
         tasks = st["tasks"].get(key, [])
-        if "modify" in tasks and not fulfil_options(st, s):
-            tasks.remove("modify")
-        if "roman" in tasks and not roman_options(st, s):
+        # a physical draw not yet reported may be the card that fits: keep the task open then
+        unknown = st["players"][s]["owed"] > 0
+        if "roman" in tasks and not roman_options(st, s) and not unknown:
             tasks.remove("roman")
             _log(st, "lutetia.log.roman_none", name=_name(st, s))
-            _draw(st, s)
+            _draw(st, s)  # (this card may already fit a plan in the modify step below)
+            unknown = st["players"][s]["owed"] > 0
+        if "modify" in tasks and not fulfil_options(st, s) and not unknown:
+            tasks.remove("modify")
         if not tasks:
             st["tasks"].pop(key, None)
     if st["tasks"]:
