@@ -13,7 +13,7 @@ from companion.games import lutece as L
 from companion.games import sealed
 from companion.games.base import RuleError
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 options_st = st.fixed_dictionaries({
     "bribes": st.sampled_from(["open", "sealed"]),
@@ -136,7 +136,7 @@ junk = st.recursive(
 types = st.sampled_from(list(L._HANDLERS) + ["", "nope", "Pick"]) | junk
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(n=st.integers(2, 5), bribes=st.sampled_from(["open", "sealed"]), phase_steps=st.integers(0, 3),
        payload=st.dictionaries(
            st.sampled_from(["seat", "cards", "card", "amount", "slot", "cost", "for", "glaive", "pain",
