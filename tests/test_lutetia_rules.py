@@ -946,9 +946,12 @@ def test_every_catalog_key_in_all_three_languages_and_every_used_key_exists() ->
         assert set(L.MESSAGES[lang]) == set(L.MESSAGES["en"])
         assert all(L.MESSAGES[lang].values())
     src = Path(L.__file__).read_text()
+    src += (Path(L.__file__).parents[1] / "ui" / "games" / "lutetia.py").read_text()
     used = set(re.findall(r'"(lutetia\.[a-z_.0-9]+)"', src))
     used |= {f"lutetia.log.reveal_{s}" for s in L.SIDES} | {f"lutetia.reason.m_{s}" for s in L.SIDES}
     used |= {f"lutetia.opt.areas.{p}" for p in L.AREA_PRESETS} | {f"lutetia.colour.{c}" for c in L.COLOURS}
+    used |= {f"lutetia.phase.{p}" for p in ("enter", "propose", "vote", "reveal", "after", "over")}
+    used |= {f"lutetia.side.{s}" for s in L.SIDES} | {"lutetia.card.M", "lutetia.card.R"}
     used = {k for k in used if not k.endswith(".")}
     missing = sorted(k for k in used if k not in L.MESSAGES["en"])
     assert not missing, missing
