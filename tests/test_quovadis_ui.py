@@ -147,6 +147,6 @@ def test_buttons_send_actions():
     # Caesar buttons on Bob's turn
     t.state = t.game.apply(t.state, {"type": "close_vote", "seat": None})
     b = _buttons(screen.phone(_ctx(t, 1, sent)))
-    label = next(k for k in b if k.startswith("1 → 5 ("))
+    label = next(k for k in b if k.startswith("1 » 5 ("))
     asyncio.run(b[label].on_click(None))
     assert sent[-1] == {"type": "caesar", "path": "1-5"}

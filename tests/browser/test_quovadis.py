@@ -4,6 +4,7 @@ phones, laurels land secretly on the right phones, a private hand-over, and a Ca
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from tests.browser.helpers import HOST, eventually, open_screen, page_text, read_qr, see, tap, type_into
@@ -56,7 +57,7 @@ async def test_quovadis_three_phones(browser, server, shots):
         await tap(ph, "Place in 1", exact=True)
         await see(host, "places a senator in committee 1")
     await see(ann, "Your turn")
-    await tap(ann, "1 → 8")  # "1 → 8 · vote: 3 yes, 1 yours · laurel n"
+    await tap(ann, "1 » 8")  # "1 » 8 · vote: 3 yes, 1 yours · laurel n"
     await see(host, "Ann wants to move from 1 to 8")
     await see(host, "Yes so far: 1 of 3")
     await see(bob, "Your vote (senators: 1):")
@@ -66,7 +67,7 @@ async def test_quovadis_three_phones(browser, server, shots):
     await host.screenshot(path=str(shots / "quovadis-host.png"))
     await tap(cy, "Yes", exact=True)
     await see(host, "Approved with 3 of 3 votes needed.")
-    if "took a Caesar chip" in await page_text(host):  # the chip on 1 → 8 was a Caesar chip (random seed)
+    if "took a Caesar chip" in await page_text(host):  # the chip on 1 » 8 was a Caesar chip (random seed)
         await tap(ann, "Leave Caesar where he is")
         await see(host, "Ann leaves Caesar where he stands.")
 
@@ -90,10 +91,15 @@ async def test_quovadis_three_phones(browser, server, shots):
 
     # Bob's turn: he moves Caesar instead of a senator.
     await see(bob, "Your turn")
-    await tap(bob, "1 → 5 (")  # "Or move Caesar to:" … "1 → 5 (laurel n)"
-    await see(host, "Bob moves Caesar to the space 1 → 5.")
+    await bob.screenshot(path=str(shots / "quovadis-phone-turn.png"))
+    await tap(bob, "1 » 5 (")  # "Or move Caesar to:" … "1 » 5 (laurel n)"
+    await see(host, "Bob moves Caesar to the space 1 » 5.")
     await see(cy, "Your turn")
     await ann.screenshot(path=str(shots / "quovadis-phone-ann.png"))
+    await host.mouse.move(640, 600)
+    await host.mouse.wheel(0, 800)
+    await asyncio.sleep(1)
+    await host.screenshot(path=str(shots / "quovadis-host-board.png"))
     await host_ctx.close()
 
 

@@ -1,6 +1,9 @@
 """Screens of Quo Vadis: a phone per player (their secret laurels, one-tap actions, votes,
 private hand-overs, promises) and the public host screen (the board, the vote, the log).
 
+Paths are written "1 » 8" and chips in words: the web font bundled for offline use has no
+arrow or star glyph (they render as boxes).
+
 Everything is built from ctx.view / ctx.legal of companion/games/quovadis.py; no rules here.
 """
 
@@ -47,7 +50,7 @@ def _dots(ctx: UiContext, node: dict[str, Any], size: int) -> ft.Control:
 
 
 def _path_line(ctx: UiContext, p: dict[str, Any], size: int) -> ft.Control:
-    parts: list[ft.Control] = [ft.Text(f"→ {p['to'] if p['to'] != 13 else ctx.t('quovadis.ui.senate')}",
+    parts: list[ft.Control] = [ft.Text(f"» {p['to'] if p['to'] != 13 else ctx.t('quovadis.ui.senate')}",
                                        size=size)]
     if p["laurel"]:
         parts.append(kit.pill(_chip_text(ctx, p["chip"]),
@@ -170,7 +173,7 @@ def _secret_card(ctx: UiContext, me: dict[str, Any]) -> ft.Control:
 
 def _move_label(ctx: UiContext, a: dict[str, Any]) -> str:
     to = ctx.t("quovadis.ui.senate") if a["to"] == 13 else str(a["to"])
-    parts = [f"{a['from']} → {to}"]
+    parts = [f"{a['from']} » {to}"]
     if a["caesar"]:
         parts.append(ctx.t("quovadis.ui.caesar_waives"))
     else:
