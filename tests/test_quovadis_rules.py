@@ -550,3 +550,17 @@ def test_input_state_never_mutated():
     act(s2, 1, type="vote", yes=True)
     assert json.dumps(s, sort_keys=True) == snap
     assert base.clone(s) == s
+
+
+@pytest.mark.parametrize("a,b,star", qv.PATHS)
+def test_every_path_can_be_travelled(a, b, star):
+    s = fresh()
+    s["caesar"] = "1-8" if (a, b) != (1, 8) else "3-6"
+    put(s, a, [0] * max(1, qv.needed(a)))  # own majority: no vote
+    chip = s["chips"].get(f"{a}-{b}")
+    m = moves(s, 0)[(a, b)]
+    assert m["vote"] is False and m["caesar"] is False and (m["laurel"] == chip if star else m["laurel"] is None)
+    s = act(s, 0, type="move", **{"from": a, "to": b})
+    assert s["board"][str(b)] == [0]
+    assert [c["value"] for c in s["players"][0]["chips"]] == ([chip["value"]] if star else [])
+    assert qv.laurels_in_play(s) == s["laurels_total"]
