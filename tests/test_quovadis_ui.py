@@ -25,8 +25,9 @@ def _table(options: dict[str, Any] | None = None, seed: int = 5) -> Table:
     return t
 
 
-def _ctx(t: Table, seat: int | None, sent: list[Any] | None = None, host: bool = False) -> UiContext:
-    c = UiContext(t, seat, None, "en", host, lambda m, e: None, {}, _noop)
+def _ctx(t: Table, seat: int | None, sent: list[Any] | None = None, host: bool = False,
+         lang: str = "en") -> UiContext:
+    c = UiContext(t, seat, None, lang, host, lambda m, e: None, {}, _noop)
     if sent is not None:
         async def act(action: dict[str, Any]) -> bool:
             sent.append(action)
@@ -91,9 +92,10 @@ def test_every_phase_renders_everywhere():
                 continue
             seen.add(key)
             for seat in (None, 0, 1, 2):
-                ctx = _ctx(t, seat, host=seat is None)
+                ctx = _ctx(t, seat, host=seat is None, lang=("en", "de", "fr")[step % 3])
                 body = screen.host(ctx) if seat is None else screen.phone(ctx)
-                assert body and all(isinstance(x, str) for x in _texts(body))
+                texts = _texts(body)
+                assert body and not [x for x in texts if "{" in x or "quovadis." in x]
             if t.state["phase"] == "over":
                 break
             _act(t, *_pick(t, r))
@@ -101,6 +103,9 @@ def test_every_phase_renders_everywhere():
         for seat in (None, 0, 1, 2):
             texts = " ".join(_texts(screen.result(_ctx(t, seat))))
             assert "wins!" in texts
+            for lang in ("de", "fr"):
+                texts = " ".join(_texts(screen.result(_ctx(t, seat, lang=lang))))
+                assert "{" not in texts and "quovadis." not in texts
 
 
 def test_phone_shows_own_total_only():
