@@ -8,6 +8,7 @@ through `Table.request`, which checks the host or seat token.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import io
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -56,7 +57,7 @@ class Screen:
         self.hub = server.hub
         self.prefs = ft.SharedPreferences()
         self.lang = "en"
-        self.role = "home"
+        self.role = "loading"
         self.table: Table | None = None
         self.token: str | None = None
         self.seat: int | None = None
@@ -64,6 +65,9 @@ class Screen:
         self._sig = ""
         self._present = False
         self._pending = False
+        self._tick = 0
+        self._route = ""
+        self._set_tick: Any = None
         self.error: str | None = None
 
     # ---------- life cycle ----------
@@ -86,6 +90,7 @@ class Screen:
                 self.lang = i18n.pick_lang(getattr(info, "language", None))
             except Exception:
                 self.lang = "en"
+        p.render(Root, self)
         await self.route(p.route)
 
     async def _get(self, key: str) -> Any:
@@ -108,10 +113,12 @@ class Screen:
             self._present = False
             self.table.disconnect(self.seat)
 
-    def _on_connect(self, e: Any) -> None:
+    async def _on_connect(self, e: Any) -> None:
+        """A reload or a woken phone reuses this session: count it present and redraw."""
         if self.table is not None and not self._present and self.seat is not None:
             self._present = True
             self.table.connect(self.seat)
+        self.render(force=True)
 
     def _on_close(self, e: Any) -> None:
         self._leave_table()
@@ -129,15 +136,28 @@ class Screen:
         """Called by the table after every change: re-render in this session's task."""
         if self._pending:
             return
+        session = self.page.session
+        if session is None or session.connection is None:  # asleep: re-rendered on reconnect
+            return
         self._pending = True
-        self.page.run_task(self._refresh)
+        try:
+            # run_task() sets Flet's "current page" in the caller's context; run it in a copy so
+            # the session that caused the change keeps its own page (else its own update is lost).
+            contextvars.copy_context().run(self.page.run_task, self._refresh)
+        except (AttributeError, RuntimeError):
+            self._pending = False
 
     async def _refresh(self) -> None:
         self._pending = False
         self.render()
 
+    async def _force_refresh(self) -> None:
+        """For game screens: redraw after a change of ctx.local (a selection on this phone)."""
+        self.render(force=True)
+
     # ---------- routing ----------
     async def route(self, route: str) -> None:
+        self._route = route
         url = urlparse(route or "/")
         parts = [p for p in url.path.split("/") if p]
         query = parse_qs(url.query)
@@ -203,7 +223,7 @@ class Screen:
     def ctx(self, host_view: bool = False) -> UiContext:
         assert self.table is not None
         return UiContext(self.table, None if host_view else self.seat, self.token, self.lang,
-                         self.role == "host", self.toast, self.local, self._refresh)
+                         self.role == "host", self.toast, self.local, self._force_refresh)
 
     async def set_lang(self, lang: str) -> None:
         self.lang = lang
@@ -221,13 +241,26 @@ class Screen:
                              self.token is not None and t.is_spectator(self.token))
 
     def render(self, force: bool = False) -> None:
+        """Ask for a new frame if what this session shows has changed (or when forced).
+
+        The tree is built by `build()` inside a Flet component, so Flet diffs it against the
+        previous frame and sends only what changed; controls keep their identity, so a tap
+        that lands during an update is not lost.
+        """
         sig = self._signature()
         if not force and sig == self._sig:
             return
         self._sig = sig
+        self._tick += 1
+        if self._set_tick is not None:
+            self._set_tick(self._tick)
+
+    def build(self) -> ft.Control:
         body: list[ft.Control]
         try:
-            if self.role == "home":
+            if self.role == "loading":
+                body = [ft.Container(ft.ProgressRing(), padding=40, alignment=ft.Alignment.CENTER)]
+            elif self.role == "home":
                 body = self.home()
             elif self.role == "join_error":
                 body = self.join_error()
@@ -238,12 +271,10 @@ class Screen:
         except Exception as ex:  # never leave a blank screen
             body = [kit.card(ft.Text(self.t("ui.err.render"), size=18, color=ft.Colors.RED_700),
                              ft.Text(type(ex).__name__, size=12))]
-        page = self.page
-        page.controls.clear()
-        page.add(ft.SafeArea(content=ft.Column(
+        return ft.SafeArea(content=ft.Column(
             [self.top_bar(), ft.Container(content=ft.Column(body, spacing=14),
                                           padding=ft.Padding.symmetric(horizontal=14, vertical=8))],
-            spacing=0, scroll=ft.ScrollMode.AUTO, expand=True), expand=True))
+            spacing=0, scroll=ft.ScrollMode.AUTO, expand=True), expand=True)
 
     def top_bar(self) -> ft.Control:
         langs = []
@@ -608,6 +639,14 @@ class Screen:
                 await taken(await self.request({"op": "spectate", "name": name.value or None}, token=""))
             out.append(kit.button(self.t("ui.phone.watch"), watch, width=10_000))
         return out
+
+
+@ft.component
+def Root(screen: Screen) -> ft.Control:
+    """The one component of a session: re-renders when the screen bumps its tick."""
+    _tick, set_tick = ft.use_state(0)
+    screen._set_tick = set_tick
+    return screen.build()
 
 
 async def session_main(page: ft.Page, server: Server) -> None:

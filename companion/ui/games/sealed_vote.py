@@ -130,7 +130,7 @@ def host(ctx: UiContext) -> list[ft.Control]:
         n = len(rnd["seats"])
         out.append(ft.Text(ctx.t("ui.locked_count", n=len(rnd["locked"]), total=n), size=24,
                            weight=ft.FontWeight.BOLD))
-    if ctx.table.phase == "playing":
+    if ctx.table.phase == "playing" and ctx.is_host:
         out.append(_ask_form(ctx, v))
     out += _history(ctx, v, skip_latest=rnd["revealed"])
     return out
@@ -163,10 +163,9 @@ def _ask_form(ctx: UiContext, v: dict[str, Any]) -> ft.Control:
     numbers = ft.Row([lo, hi], visible=loc["mode"] == "number")
     choices.visible = loc["mode"] == "choice"
 
-    def mode_changed(e: Any) -> None:
-        loc["mode"] = mode.value
-        numbers.visible = mode.value == "number"
-        choices.visible = mode.value == "choice"
+    async def mode_changed(e: Any) -> None:
+        loc["mode"] = e.control.value
+        await ctx.rerender()
     mode.on_select = mode_changed
 
     def as_int(s: str) -> Any:

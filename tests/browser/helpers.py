@@ -1,0 +1,169 @@
+"""Driving the real app in headless Chromium: a server process, phones as browser contexts.
+
+Flutter draws on a canvas; clicking `flt-semantics-placeholder` turns on its accessibility
+tree, which gives every button and text a DOM node with a role and a label.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--enable-unsafe-swiftshader",
+                 "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 412, "height": 860}
+HOST = {"width": 1280, "height": 900}
+
+
+def chromium_path() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+def free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class ServerProcess:
+    """`python -m companion` on a free loopback port; can be killed and restarted on the same data."""
+
+    def __init__(self, data_dir: Path, port: int | None = None) -> None:
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = data_dir.parent / f"server-{self.port}.log"
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = {**os.environ, "FLET_FORCE_WEB_SERVER": "true", "PYTHONUNBUFFERED": "1"}
+        env.pop("DISPLAY", None)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir",
+             str(self.data_dir), "--public-url", self.base, "--no-browser"],
+            cwd=ROOT, env=env, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.base + "/health", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.proc = None
+
+
+async def enable_semantics(page: Any) -> None:
+    await page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
+    await page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+
+
+async def open_screen(browser: Any, url: str, size: dict[str, int] = PHONE, locale: str = "en-US") -> tuple[Any, Any]:
+    ctx = await browser.new_context(viewport=size, locale=locale)
+    page = await ctx.new_page()
+    await page.goto(url)
+    await enable_semantics(page)
+    return ctx, page
+
+
+async def reload(page: Any) -> None:
+    await page.reload()
+    await enable_semantics(page)
+
+
+def button(page: Any, name: str, exact: bool = False) -> Any:
+    return page.get_by_role("button", name=name, exact=exact)
+
+
+async def tap(page: Any, name: str, exact: bool = False, timeout: float = 60_000) -> None:
+    b = button(page, name, exact).first
+    await b.wait_for(timeout=timeout)
+    await b.click()
+
+
+async def see(page: Any, text: str, timeout: float = 60_000, exact: bool = False) -> None:
+    await page.get_by_text(text, exact=exact).first.wait_for(timeout=timeout)
+
+
+async def type_into(page: Any, label: str, value: str) -> None:
+    box = page.get_by_role("textbox", name=label).first
+    await box.wait_for(timeout=60_000)
+    await box.click()
+    await box.fill(value)
+
+
+async def page_text(page: Any) -> str:
+    """All text the accessibility tree exposes (what a screen reader would read)."""
+    return await page.evaluate("""() => {
+        const out = [];
+        document.querySelectorAll('flt-semantics, flt-semantics *').forEach(n => {
+            const l = n.getAttribute && n.getAttribute('aria-label'); if (l) out.push(l);
+        });
+        const host = document.querySelector('flt-semantics-host');
+        if (host) out.push(host.innerText);
+        return out.join('\\n');
+    }""")
+
+
+async def read_qr(page: Any) -> str:
+    import zxingcpp
+    from PIL import Image
+
+    for _ in range(40):  # the image may still be decoding
+        png = await page.screenshot()
+        found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
+        if found:
+            return found[0].text
+        await asyncio.sleep(0.5)
+    raise AssertionError("no QR code on the host screen")
+
+
+async def eventually(check: Any, timeout: float = 20.0, interval: float = 0.25) -> Any:
+    deadline = time.time() + timeout
+    last: Any = None
+    while time.time() < deadline:
+        try:
+            last = await check()
+            if last:
+                return last
+        except AssertionError:
+            pass
+        await asyncio.sleep(interval)
+    raise AssertionError(f"condition not met in {timeout}s (last={last!r})")
