@@ -198,8 +198,11 @@ def test_physical_enter_form_sends_the_picked_cards() -> None:
     sent: list[Any] = []
     local: dict[str, Any] = {}
     body = screen.phone(_ctx(t, 0, sent, local=local))
-    boxes = [c for c in _walk(body) if isinstance(c, ft.Checkbox)]
-    assert len(boxes) == 60
+    toggles = [lab for lab in _buttons(body) if lab.isdigit() or lab.startswith("R ")]
+    assert len(toggles) == 55  # 50 numbers + one label per area for its two Roman plans
+    asyncio.run(_buttons(body)["7"].on_click(None))
+    assert local["enter_plans"] == ["7"]
+    assert isinstance(_buttons(screen.phone(_ctx(t, 0, sent, local=local)))["7"], ft.FilledButton)
     plans = ["1", "2", "11", "12", "21", "R3a", "31", "32", "41", "42"]
     local["enter_plans"] = list(plans)
     local["enter_mods"] = [1, 2]

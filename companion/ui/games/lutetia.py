@@ -48,10 +48,21 @@ def _plan_text(v: dict[str, Any], plan: str) -> str:
 
 
 def _action_button(ctx: UiContext, label: str, action: dict[str, Any], primary: bool = True,
-                   colour: str | None = None) -> ft.Control:
+                   colour: str | None = None, icon: Any = None) -> ft.Control:
     async def go(e: Any) -> None:
         await ctx.act(action)
-    return kit.button(label, go, primary=primary, colour=colour, width=10_000)
+    return kit.button(label, go, primary=primary, colour=colour, width=10_000, icon=icon)
+
+
+def _status_chip(label: str, colour: str, icon: Any, struck: bool = False) -> ft.Control:
+    """A fulfilled (tick) or discarded (struck through) plan in the player's own list."""
+    style = ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if struck else None
+    return ft.Container(
+        content=ft.Row([ft.Icon(icon, color=ft.Colors.WHITE, size=18),
+                        ft.Text(label, size=16, color=ft.Colors.WHITE, weight=ft.FontWeight.W_600, style=style)],
+                       spacing=4, tight=True),
+        bgcolor=colour, border_radius=20, padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+    )
 
 
 def _header(ctx: UiContext, v: dict[str, Any], size: int) -> list[ft.Control]:
@@ -97,7 +108,7 @@ def _reveals(ctx: UiContext, v: dict[str, Any], big: bool) -> list[ft.Control]:
         return []
     lines: list[ft.Control] = [ft.Text(ctx.t("lutetia.ui.reveals"), size=18, weight=ft.FontWeight.BOLD)]
     for r in v["reveals"]:
-        side = ctx.t(f"lutetia.side.{r['side']}") if r["side"] else ("…" if r["pending"] else "")
+        side = ctx.t(f"lutetia.side.{r['side']}") if r["side"] else ("?" if r["pending"] else "")
         lines.append(ft.Row([
             kit.seat_dot(ctx.colour(r["seat"]), 20 if big else 16),
             ft.Text(r["name"], size=20 if big else 17, expand=True),
@@ -153,9 +164,9 @@ def _my_plans(ctx: UiContext, v: dict[str, Any]) -> ft.Control:
         for p in g["plans"]:
             label = p["label"]
             if p["status"] == "fulfilled":
-                chips.append(kit.chip("✓ " + label, g["hex"]))
+                chips.append(_status_chip(label, g["hex"], ft.Icons.CHECK_CIRCLE))
             elif p["status"] == "dead":
-                chips.append(kit.pill("✗ " + label, ft.Colors.GREY_500))
+                chips.append(_status_chip(label, ft.Colors.GREY_500, ft.Icons.DO_NOT_DISTURB_ON, struck=True))
             else:
                 chips.append(kit.chip(label, g["hex"], selected=p["discardable"]))
         rows.append(ft.Row([ft.Text(f"{g['lo']}–{g['hi']}", size=14, width=56), *chips], wrap=True, spacing=6))
@@ -189,8 +200,11 @@ def _enter_form(ctx: UiContext, v: dict[str, Any]) -> list[ft.Control]:
                 else:
                     picked.append(pid)
                 await ctx.rerender()
-            chips.append(ft.Checkbox(label=plan["label"], value=pid in picked, on_change=toggle))
-        out.append(ft.Row([kit.seat_dot(group["hex"], 16), *chips], wrap=True, spacing=2))
+            on = pid in picked
+            chips.append(kit.button(plan["label"], toggle, primary=on, colour=group["hex"],
+                                    icon=ft.Icons.CHECK if on else None,
+                                    width=128 if plan["label"].startswith("R") else 76))
+        out.append(ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
     row: list[ft.Control] = []
     for val in me["available_mods"]:
         async def add(e: Any, val: int = val) -> None:
@@ -255,7 +269,7 @@ def _todo(ctx: UiContext, v: dict[str, Any]) -> list[ft.Control]:
                 continue
             label = _choice_text(ctx, a)
             selected = chosen is not None and chosen["card"] == a["card"] and chosen["side"] == a.get("side")
-            parts.append(_action_button(ctx, ("✓ " if selected else "") + label, a, primary=selected))
+            parts.append(_action_button(ctx, label, a, primary=selected, icon=ft.Icons.CHECK if selected else None))
         if chosen:
             parts.append(ft.Text(ctx.t("lutetia.ui.chosen", card=shown), size=18, weight=ft.FontWeight.W_600))
             parts.append(_action_button(ctx, ctx.t("lutetia.ui.lock"), {"type": "lock"}))
