@@ -2,6 +2,10 @@
 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
+        "ui.print.title": "Print",
+        "ui.print.hint": "Print at 100 % (actual size), double-sided: flip on long edge.",
+        "ui.print.join_card": "Join card ({paper})",
+        "ui.print.cards": "Game cards ({paper})",
         "err.option": "The table option “{option}” has a value that is not allowed.",
         "err.range": "Choose a number from {lo} to {hi}.",
         "err.not_a_number": "That is not a whole number.",
@@ -99,6 +103,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ui.you": "you",
     },
     "de": {
+        "ui.print.title": "Drucken",
+        "ui.print.hint": "Mit 100 % (Originalgröße) drucken, beidseitig: an der langen Kante spiegeln.",
+        "ui.print.join_card": "Beitrittskarte ({paper})",
+        "ui.print.cards": "Spielkarten ({paper})",
         "err.option": "Die Tischoption „{option}“ hat einen unzulässigen Wert.",
         "err.range": "Wähle eine Zahl von {lo} bis {hi}.",
         "err.not_a_number": "Das ist keine ganze Zahl.",
@@ -196,6 +204,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ui.you": "du",
     },
     "fr": {
+        "ui.print.title": "Imprimer",
+        "ui.print.hint": "Imprimer à 100 % (taille réelle), recto verso : retourner sur le bord long.",
+        "ui.print.join_card": "Carte d’accès ({paper})",
+        "ui.print.cards": "Cartes du jeu ({paper})",
         "err.option": "L’option de table « {option} » a une valeur non autorisée.",
         "err.range": "Choisissez un nombre de {lo} à {hi}.",
         "err.not_a_number": "Ce n’est pas un nombre entier.",

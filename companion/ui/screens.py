@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import io
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -451,7 +452,26 @@ class Screen:
                 out += mod.result(ctx)
             else:
                 out += mod.host(ctx)
+        if self.role == "host":
+            out.append(self.print_card())
         return out
+
+    def print_card(self) -> ft.Control:
+        """Downloads: the game's print-and-play sheets and this table's join card."""
+        t = self.table
+        assert t is not None
+        links: list[ft.Control] = []
+        for paper in ("a4", "letter"):
+            links.append(ft.OutlinedButton(content=self.t("ui.print.join_card", paper=paper.upper()),
+                                           url=f"/join-card/{t.code}.pdf?paper={paper}", icon=ft.Icons.QR_CODE))
+        root = Path(__file__).resolve().parents[2] / "printables"
+        for paper in ("a4", "letter"):
+            if (root / f"{t.game_id}-{paper}.pdf").is_file():
+                links.append(ft.OutlinedButton(content=self.t("ui.print.cards", paper=paper.upper()),
+                                               url=f"/print/{t.game_id}-{paper}.pdf", icon=ft.Icons.PRINT))
+        return kit.card(kit.title(self.t("ui.print.title"), 20),
+                        ft.Text(self.t("ui.print.hint"), size=14, color=ft.Colors.ON_SURFACE_VARIANT),
+                        ft.Row(links, wrap=True, spacing=8))
 
     def submitted_sets(self) -> tuple[set[int], set[int]]:
         t = self.table

@@ -76,8 +76,10 @@ def phone(ctx: UiContext) -> list[ft.Control]:
 
             async def pick(e: Any, c: str = c) -> None:
                 await ctx.act({"type": "submit", "value": c})
+            label = ft.Text(ctx.tv(c), size=20, weight=ft.FontWeight.W_600)
             out.append(ft.FilledButton(
-                content=ft.Text(("✓ " if selected else "") + ctx.tv(c), size=20, weight=ft.FontWeight.W_600),
+                content=ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE), label], alignment=ft.MainAxisAlignment.CENTER)
+                if selected else label,
                 on_click=pick, height=64, width=10_000,
                 style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=14),
                                      bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGH,
@@ -108,6 +110,8 @@ def phone(ctx: UiContext) -> list[ft.Control]:
         out.append(kit.button(ctx.t("ui.submit"), send))
         if mine is not None:
             out.append(ft.Text(ctx.t("ui.your_choice", value=mine), size=18))
+    if not locked and q["mode"] == "choice" and mine is not None:
+        out.append(ft.Text(ctx.t("ui.your_choice", value=ctx.tv(mine)), size=18, weight=ft.FontWeight.BOLD))
     if not locked:
         async def lock(e: Any) -> None:
             await ctx.act({"type": "lock"})

@@ -1,0 +1,37 @@
+# Two commands on a fresh machine:  make run   and   make test
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+ARGS   ?=
+
+.PHONY: run test lint bench soak print clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+## make run: set up the virtual environment, install, start the app (ARGS="--port 9000" to pass options)
+run: $(VENV)/.installed
+	$(BIN)/companion $(ARGS)
+
+## make test: set up, then run every test (rules, table, printing, browser tests in headless Chromium)
+test: $(VENV)/.installed-test
+	$(BIN)/ruff check companion tests
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check companion tests
+
+print: $(VENV)/.installed
+	$(BIN)/companion print --all
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
