@@ -1,0 +1,26 @@
+"""A phone speaks its browser's language, can switch, and bad input gets a clear message."""
+
+from __future__ import annotations
+
+import urllib.request
+
+from tests.browser.helpers import HOST, open_screen, see, tap
+
+
+async def test_german_phone_switches_to_french_and_wrong_code_message(browser, server):
+    host_ctx, host = await open_screen(browser, server.base + "/", HOST)
+    await tap(host, "Create table")
+    await see(host, "Scan with your phone")
+    code = host.url.rsplit("/", 1)[1]
+
+    ctx, phone = await open_screen(browser, f"{server.base}/t/{code}", locale="de-DE")
+    await see(phone, "Willkommen am Tisch")
+    await tap(phone, "FR", exact=True)
+    await see(phone, "Bienvenue à la table")
+
+    ctx2, lost = await open_screen(browser, f"{server.base}/t/QQQQ", locale="de-DE")
+    await see(lost, "Es gibt keinen Tisch mit dem Code QQQQ")
+
+    # The join card of the table can be downloaded from the host screen's link.
+    with urllib.request.urlopen(f"{server.base}/join-card/{code}.pdf", timeout=60) as r:
+        assert r.headers["Content-Type"] == "application/pdf" and r.read(5) == b"%PDF-"
