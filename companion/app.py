@@ -6,19 +6,50 @@ Flet's mount is a catch-all, so our routes (QR code, health, downloads) come fir
 from __future__ import annotations
 
 import asyncio
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import flet as ft
 import flet.fastapi as flet_fastapi
 from fastapi import Response
+from flet.controls.types import WebRenderer
 
 from companion import i18n
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore, SQLiteStore, StoreError
 from companion.ui.screens import Server, qr_png, session_main
+from companion.web import StaticCompression, boot_files, encodings_from_env, web_dir
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
+# Measured in benchmarks/phone_join.py (docs/BENCHMARKS.md): see RENDERER_WHY.
+RENDERER = WebRenderer.AUTO
+RENDERER_WHY = "auto: skwasm (wasm) where the browser supports WasmGC, else CanvasKit (dart2js)"
+
+
+def web_renderer() -> WebRenderer:
+    """COMPANION_WEB_RENDERER=auto|canvaskit|skwasm overrides the default (benchmarks compare them)."""
+    raw = os.environ.get("COMPANION_WEB_RENDERER")
+    try:
+        return WebRenderer(raw) if raw else RENDERER
+    except ValueError:
+        return RENDERER
+
+
+def static_cache_dir(hub: Hub) -> Path:
+    """Compressed copies of the web client: in the (private) data directory, else a fresh temp dir."""
+    data_dir = getattr(hub.store, "dir", None)
+    if isinstance(data_dir, Path):
+        d = data_dir / "cache" / "web"
+        try:
+            d.mkdir(parents=True, exist_ok=True, mode=0o700)
+            return d
+        except OSError:
+            pass
+    return Path(tempfile.mkdtemp(prefix="companion-web-"))
+
+
 PRINTABLES = Path(__file__).resolve().parent.parent / "printables"
 
 
@@ -75,7 +106,13 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
     async def main(page: ft.Page) -> None:
         await session_main(page, server)
 
+    renderer = web_renderer()
     api.mount("/", flet_fastapi.app(main, no_cdn=True, assets_dir=str(ASSETS) if ASSETS.is_dir() else None,
-                                   app_name="Tabletop Companion", app_short_name="Companion"))
+                                   app_name="Tabletop Companion", app_short_name="Companion",
+                                   web_renderer=renderer))
     api.state.server = server
+    # Compressed, revalidating static files in front of everything (see companion/web.py); the
+    # middleware stack (and the warm-up thread) is built when the server starts.
+    api.add_middleware(StaticCompression, roots=[ASSETS, web_dir()], cache_dir=static_cache_dir(hub),
+                       encodings=encodings_from_env(), warm=boot_files(renderer.value))
     return api
