@@ -5,9 +5,20 @@ seat order and each player declares for/against on their phone; the host shows t
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
-from tests.browser.helpers import HOST, eventually, open_screen, page_text, read_qr, see, tap, type_into
+from tests.browser.helpers import (
+    HOST,
+    button,
+    eventually,
+    open_screen,
+    page_text,
+    read_qr,
+    see,
+    tap,
+    type_into,
+)
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -99,3 +110,152 @@ async def test_lutetia_vote_on_three_phones(browser, server, shots):
 
 async def _has(page: Any, text: str) -> bool:
     return text in await page_text(page)
+
+
+# --------------------------------------------------------------------------- a whole game
+
+BUTTONS_JS = """() => Array.from(document.querySelectorAll('flt-semantics[role=button]'))
+    .filter(n => !n.hasAttribute('aria-disabled') || n.getAttribute('aria-disabled') !== 'true')
+    .map(n => (n.getAttribute('aria-label') || n.innerText || '').trim())
+    .filter(s => s)"""
+
+
+async def _buttons(page: Any) -> list[str]:
+    """The names of the buttons a player can tap now (what the accessibility tree offers)."""
+    return list(await page.evaluate(BUTTONS_JS))
+
+
+def _space(label: str) -> int:
+    return int(label.split()[-1])
+
+
+class _Player:
+    """A simple strategy that ends the game fast: always the largest step, always vote for,
+    fulfil or hand in whatever the phone offers (first offer), discard one dead plan once."""
+
+    def __init__(self, name: str, page: Any) -> None:
+        self.name, self.page = name, page
+        self.discarded = False
+        self.counts: dict[str, int] = {}
+
+    def choose(self, names: list[str]) -> str | None:
+        if "Lock my card" in names:
+            return "Lock my card"
+        dead = [n for n in names if n.startswith("Discard ")]
+        if dead and not self.discarded:
+            self.discarded = True
+            return dead[0]
+        spaces = [n for n in names if n.startswith("Space ") and n.split()[-1].isdigit()]
+        if spaces:
+            return max(spaces, key=_space)
+        # vote cards in hand order: "10: for", …, "M – Power: for", "R – Romans" (abstains, no side)
+        cards = [n for n in names if n.endswith(": for") or n == "R – Romans"]
+        if cards:
+            return cards[0]
+        offers = [n for n in names if n.startswith("Plan ") and " with card " in n or n.startswith("Roman plan ")]
+        if offers:
+            return offers[0]
+        for n in ("No plan this time", "No Roman plan: draw a card"):
+            if n in names:
+                return n
+        return None
+
+    async def step(self) -> str | None:
+        names = await _buttons(self.page)
+        pick = self.choose(names)
+        if pick is None:
+            return None
+        await button(self.page, pick, exact=True).first.click(timeout=20_000)
+        kind = pick.split(":")[0].split(" with")[0].split()[0]
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        # wait until the screen has been rebuilt, so a button is never tapped twice
+        try:
+            await eventually(lambda: _changed(self.page, names), timeout=15)
+        except AssertionError:
+            pass
+        return pick
+
+
+async def _changed(page: Any, before: list[str]) -> bool:
+    return await _buttons(page) != before
+
+
+async def _scorer_shown(page: Any) -> bool:
+    text = await page_text(page)
+    return ("Winner:" in text or "Shared win:" in text) and "1." in text
+
+
+async def test_lutetia_complete_game_on_three_phones(browser, server, shots):
+    t0 = time.monotonic()
+
+    def say(msg: str) -> None:
+        print(f"[{time.monotonic() - t0:6.1f}s] {msg}", flush=True)
+
+    host_ctx, host = await open_screen(browser, server.base + "/", HOST)
+    await see(host, "Create table")
+    await _pick_dropdown(host, 0, "LUTETIA")
+    await host.get_by_role("textbox", name="Modification cards of value 1").wait_for(timeout=30_000)
+    await _pick_dropdown(host, 1, "3")
+    await host.get_by_role("textbox", name="Player 4 (optional)").wait_for(state="detached", timeout=30_000)
+    # dropdowns: 0 game, 1 players, 2 deal, 3 for/against – sealed saves a reveal step per player
+    await _pick_dropdown(host, 3, "Chosen secretly with the card (faster)")
+    for i, name in enumerate(NAMES):
+        await type_into(host, f"Player {i + 1} (optional)", name)
+    await tap(host, "Create table")
+    await see(host, "Scan with your phone")
+    join_url = await read_qr(host)
+
+    players: list[_Player] = []
+    for name in NAMES:
+        ctx, ph = await open_screen(browser, join_url)
+        await tap(ph, f"Sit as {name}")
+        await see(ph, "Waiting for the host to start")
+        players.append(_Player(name, ph))
+    await tap(host, "Start")
+    for p in players:
+        await see(p.page, "Your plans (secret)")
+    say("table created, 3 phones seated, game started")
+
+    deadline = time.monotonic() + 240
+    last_action = time.monotonic()
+    steps = 0
+    while True:
+        acted = False
+        for p in players:
+            pick = await p.step()
+            if pick is not None:
+                acted, steps = True, steps + 1
+                last_action = time.monotonic()
+                if pick.startswith("Space ") or pick.startswith(("Plan ", "Roman", "Discard", "No ")):
+                    say(f"{p.name}: {pick}")
+        if not acted:
+            if await _scorer_shown(host):
+                break
+            if time.monotonic() - last_action > 20:
+                # nobody can act: the host's "Move on" is the way out of a stuck after-vote step
+                if "Move on" in await _buttons(host):
+                    say("host: Move on")
+                    await tap(host, "Move on", exact=True)
+                    last_action = time.monotonic()
+            await asyncio.sleep(0.3)
+        assert time.monotonic() < deadline, f"game not over after {steps} taps: {await page_text(host)}"
+    say(f"game over after {steps} taps on the phones")
+    for p in players:
+        say(f"{p.name} tapped {p.counts}")
+
+    for page in [host] + [p.page for p in players]:
+        await eventually(lambda page=page: _scorer_shown(page), timeout=30)
+        text = await page_text(page)
+        for name in NAMES:
+            assert name in text
+        assert "plans" in text and "mod cards left" in text
+    ranks = [line for line in (await page_text(host)).splitlines() if line.strip() in ("1.", "2.", "3.")]
+    assert ranks and ranks[0].strip() == "1."
+    # the vote-card cycle went round: M and R cards were played
+    played = {k for p in players for k in p.counts}
+    assert {"Space", "10", "70", "M", "R", "Lock"} <= played, played
+    say("scorer on the host and all three phones")
+    await tall_shot(players[0].page, shots / "lutetia-scorer-phone.png", 412, 860)
+    await tall_shot(host, shots / "lutetia-scorer-host.png", 1280, 900)
+    say("screenshots saved")
+    await host_ctx.close()
