@@ -1,0 +1,338 @@
+"""Soak run: many tables, simulated phones playing random legal games through `Table.request`.
+
+    python -m companion.soak --tables 50 --phones 6 --minutes 10 [--data-dir DIR] [--memory]
+
+Each table gets a game (round robin over every registered game), `--phones` phones join (a game
+with fewer seats gets the rest as spectators) and the host starts it. Every seat and the host run
+as their own asyncio task on one event loop: each picks a random legal action from what *it*
+sees (`Table.legal`) and sends it through `Table.request` with its own token, so actions race the
+way taps from real phones do. A refused stale action (RuleError) is normal and counted; any other
+exception is a failure. When a game is over (or a sealed vote has run its rounds) the host ends
+it and the table is checked: the live state must equal a fresh `Table.load` from the store and the
+replay of its log. The table is then replaced by a new one. Memory (RSS and tracemalloc peak of
+live Python objects) is sampled once a second and reported against the bound.
+
+The random players (`pick_action`) are also used by the reliability tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+import tracemalloc
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.games import games
+from companion.games.base import RuleError
+from companion.table.store import MemoryStore, SQLiteStore
+from companion.table.table import Table
+
+# ---------------------------------------------------------------- random legal actions
+
+SEALED_VOTE_ROUNDS = 6  # a sealed vote never ends by itself: the host ends it after this many reveals
+
+
+def seat_count(state: dict[str, Any]) -> int:
+    return int(state.get("n") or len(state["names"]))
+
+
+def _fill_sealed_vote(state: dict[str, Any], a: dict[str, Any], r: random.Random) -> dict[str, Any] | None:
+    q = state["question"]
+    if a["type"] == "submit":
+        value = r.choice(q["choices"]) if q["mode"] == "choice" else r.randint(q["min"], q["max"])
+        return {"type": "submit", "value": value}
+    if a["type"] == "ask":
+        if not state["round"]["revealed"] and r.random() < 0.9:
+            return None  # mostly let a round finish
+        if r.random() < 0.5:
+            return {"type": "ask", "mode": "choice", "question": "Q?", "choices": ["a", "b", "c"]}
+        lo = r.randint(-5, 5)
+        return {"type": "ask", "mode": "number", "question": "Bid", "min": lo, "max": lo + r.randint(1, 1000)}
+    return dict(a)
+
+
+def _fill_lutece(state: dict[str, Any], seat: int | None, a: dict[str, Any], r: random.Random) -> dict[str, Any]:
+    a = dict(a)
+    if a["type"] == "score":
+        ranges = a.pop("ranges")
+        if seat is None:
+            a["for"] = r.choice(a["for"])
+        for k, (lo, hi) in ranges.items():
+            a[k] = r.randint(lo, min(hi, 8))
+    return a
+
+
+def _fill_quovadis(state: dict[str, Any], a: dict[str, Any], r: random.Random) -> dict[str, Any]:
+    a = dict(a)
+    if a["type"] == "give":
+        a["amount"] = r.randint(1, a.pop("max"))
+    elif a["type"] == "promise":
+        a.pop("max_len", None)
+        a["text"] = r.choice(["yes for 2", "I will not block you", "Ⅲ laurels"])
+    return a
+
+
+def _fill_lutetia(state: dict[str, Any], seat: int | None, a: dict[str, Any]) -> dict[str, Any] | None:
+    from companion.games import lutetia as L
+
+    if a["type"] == "enter_hand" and seat is not None:
+        pool = sorted(set(state["out"]) | set(state["players"][seat]["plans"]), key=L._plan_sort_key)
+        plans = [x for area in range(1, 6) for x in [p for p in pool if L.plan_area(p) == area][:2]]
+        return {**a, "plans": plans, "mods": sorted(state["mod"]["pile"])[: state["start_mods"][seat]]}
+    if a["type"] == "report_draw" and a["value"] not in state["mod"]["pile"]:
+        return None
+    return dict(a)
+
+
+WEIGHTS: dict[str, dict[str, float]] = {
+    "quovadis": {"move": 12, "place": 6, "vote": 10, "caesar": 2, "keep_caesar": 2, "give": 1,
+                 "promise": 1, "close_vote": 1},
+    "lutece": {"end_game": 0.15, "set_cost": 0.5},
+    "sealed_vote": {"reveal": 0.2},
+}
+
+
+def pick_action(game_id: str, state: dict[str, Any], seat: int | None, legal: list[dict[str, Any]],
+                r: random.Random) -> dict[str, Any] | None:
+    """A concrete random action for `seat` from its legal() templates (without "seat"), or None."""
+    if not legal:
+        return None
+    if game_id == "lutetia" and any(a["type"] == "lock" for a in legal):
+        legal = [a for a in legal if a["type"] != "choose"]  # re-choosing forever makes games long
+    kinds = sorted({a["type"] for a in legal})
+    w = WEIGHTS.get(game_id, {})
+    for _ in range(4):
+        kind = r.choices(kinds, weights=[w.get(k, 1.0) for k in kinds])[0]
+        tmpl = r.choice([a for a in legal if a["type"] == kind])
+        tmpl = {k: v for k, v in tmpl.items() if k != "seat"}
+        if game_id == "sealed_vote":
+            out = _fill_sealed_vote(state, tmpl, r)
+        elif game_id == "lutece":
+            out = _fill_lutece(state, seat, tmpl, r)
+        elif game_id == "quovadis":
+            out = _fill_quovadis(state, tmpl, r)
+        elif game_id == "lutetia":
+            out = _fill_lutetia(state, seat, tmpl)
+        else:
+            out = tmpl
+        if out is not None:
+            return out
+    return None
+
+
+def game_over(table: Table) -> bool:
+    if table.state is None:
+        return False
+    if table.game_id == "sealed_vote":
+        return len([h for h in table.state["history"] if not h.get("abandoned")]) >= SEALED_VOTE_ROUNDS
+    return table.result() is not None
+
+
+# ---------------------------------------------------------------- tables with phones
+
+
+@dataclass
+class Phones:
+    table: Table
+    tokens: list[str]  # seat tokens in seat order
+    watchers: list[str] = field(default_factory=list)
+
+
+def new_table(store: Any, code: str, game_id: str, phones: int, seed: int,
+              options: dict[str, Any] | None = None) -> Phones:
+    """Create a table, let `phones` phones join (the rest of a smaller game spectates), start it."""
+    game = games()[game_id]
+    n = max(game.MIN_SEATS, min(phones, game.MAX_SEATS))
+    t = Table.create(store, code, game_id, options, [{"name": f"P{i + 1}"} for i in range(n)], seed)
+    tokens = [t.request_sync(None, {"op": "join", "seat": i})["token"] for i in range(n)]
+    watchers = [t.request_sync(None, {"op": "spectate", "name": f"W{i}"})["token"] for i in range(phones - n)]
+    t.request_sync(t.host_token, {"op": "start"})
+    return Phones(t, tokens, watchers)
+
+
+def random_request(p: Phones, r: random.Random, seat: int | None = None,
+                   any_actor: bool = True) -> tuple[str, dict[str, Any]] | None:
+    """A random legal (token, op) for a seat (or the host), or for anybody who can act."""
+    t = p.table
+    assert t.state is not None
+    actors = [seat] if not any_actor else [s for s in [None, *range(len(p.tokens))] if t.legal(s)]
+    if not actors:
+        return None
+    actor = r.choice(actors)
+    action = pick_action(t.game_id, t.state, actor, t.legal(actor), r)
+    if action is None:
+        return None
+    if actor is None:
+        return t.host_token, {"op": "host_act", "action": action}
+    return p.tokens[actor], {"op": "act", "action": action}
+
+
+def check_table(t: Table, store: Any) -> None:
+    """The live table equals a fresh load from the store and the replay of its log."""
+    again = Table.load(store, t.code)
+    assert again.entries == json.loads(json.dumps(t.entries)), f"{t.code}: stored log differs"
+    assert again.state == t.state, f"{t.code}: reloaded state differs"
+    assert again.phase == t.phase
+    if t.state is not None:
+        assert t.replay(t.actions) == t.state, f"{t.code}: replay differs"
+
+
+# ---------------------------------------------------------------- the soak run
+
+
+@dataclass
+class Stats:
+    actions: int = 0
+    refused: int = 0
+    games: int = 0
+    errors: list[str] = field(default_factory=list)
+    rss_kb: list[int] = field(default_factory=list)
+    traced_peak: int = 0
+
+
+def rss_kb() -> int:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+    except OSError:  # not Linux
+        import resource
+
+        return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+async def _actor(p: Phones, seat: int | None, r: random.Random, stats: Stats, stop: asyncio.Event,
+                 done: asyncio.Event, think: float) -> None:
+    t = p.table
+    token = t.host_token if seat is None else p.tokens[seat]
+    while not stop.is_set() and not done.is_set():
+        await asyncio.sleep(r.random() * think)
+        if t.phase != "playing" or t.state is None:
+            return
+        if game_over(t):
+            done.set()
+            return
+        action = pick_action(t.game_id, t.state, seat, t.legal(seat), r)
+        if action is None:
+            continue
+        op = {"op": "host_act" if seat is None else "act", "action": action}
+        try:
+            await t.request(token, op)
+            stats.actions += 1
+        except RuleError:
+            stats.refused += 1  # another phone changed the table first: a stale tap
+        except Exception as e:  # noqa: BLE001 - anything else is a failure of the platform
+            stats.errors.append(f"{t.code} {t.game_id}: {type(e).__name__}: {e}")
+            done.set()
+
+
+async def _table_loop(slot: int, store: Any, phones: int, stats: Stats, stop: asyncio.Event,
+                      seed: int, think: float, max_actions: int) -> None:
+    ids = sorted(games())
+    n = 0
+    while not stop.is_set():
+        game_id = ids[(slot + n) % len(ids)]
+        code = f"S{slot:03d}G{n:04d}"
+        r = random.Random(f"{seed}:{slot}:{n}")
+        p = await asyncio.to_thread(new_table, store, code, game_id, phones, r.randrange(2**31))
+        done = asyncio.Event()
+        t = p.table
+        tasks = [asyncio.create_task(_actor(p, s, random.Random(f"{seed}:{slot}:{n}:{s}"), stats, stop, done,
+                                            think)) for s in [None, *range(len(p.tokens))]]
+        while not (stop.is_set() or done.is_set() or all(x.done() for x in tasks)):
+            if len(t.actions) >= max_actions:
+                break
+            await asyncio.sleep(0.05)
+        done.set()
+        await asyncio.gather(*tasks)
+        if t.phase == "playing":
+            await t.request(t.host_token, {"op": "end"})
+        try:
+            await asyncio.to_thread(check_table, t, store)
+        except AssertionError as e:
+            stats.errors.append(str(e))
+        stats.games += 1
+        n += 1
+
+
+async def soak(tables: int, phones: int, seconds: float, store: Any, seed: int = 1, think: float = 0.02,
+               max_actions: int = 3000, trace: bool = True) -> Stats:
+    stats = Stats()
+    stop = asyncio.Event()
+    if trace:
+        tracemalloc.start()
+    loops = [asyncio.create_task(_table_loop(i, store, phones, stats, stop, seed, think, max_actions))
+             for i in range(tables)]
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < seconds and not stats.errors:
+        await asyncio.sleep(1.0)
+        gc.collect()
+        stats.rss_kb.append(rss_kb())
+    stop.set()
+    await asyncio.gather(*loops)
+    if trace:
+        stats.traced_peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m companion.soak", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--phones", type=int, default=6)
+    ap.add_argument("--minutes", type=float, default=10.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--think", type=float, default=0.02, help="max random pause of a phone between taps (s)")
+    ap.add_argument("--data-dir", default=None, help="SQLite data directory (default: a temporary one)")
+    ap.add_argument("--memory", action="store_true", help="use the in-memory store instead of SQLite")
+    ap.add_argument("--rss-bound-mb", type=float, default=150.0,
+                    help="fail if RSS grows by more than this after the first 10%% of the run")
+    ap.add_argument("--no-trace", action="store_true", help="skip tracemalloc (faster)")
+    args = ap.parse_args(argv)
+    tmp = None
+    if args.memory:
+        store: Any = MemoryStore()
+        where = "memory"
+    else:
+        if args.data_dir is None:
+            tmp = tempfile.TemporaryDirectory(prefix="companion-soak-")
+            args.data_dir = tmp.name
+        store = SQLiteStore(args.data_dir)
+        where = str(Path(args.data_dir) / SQLiteStore.FILE)
+    t0 = time.monotonic()
+    stats = asyncio.run(soak(args.tables, args.phones, args.minutes * 60, store, args.seed, args.think,
+                             trace=not args.no_trace))
+    wall = time.monotonic() - t0
+    rss = stats.rss_kb or [rss_kb()]
+    warm = rss[max(0, len(rss) // 10 - 1)]
+    growth_mb = (max(rss) - warm) / 1024
+    out = {
+        "tables": args.tables, "phones": args.phones, "minutes": args.minutes, "store": where,
+        "wall_s": round(wall, 1), "games_checked": stats.games, "actions": stats.actions,
+        "actions_per_s": round(stats.actions / wall, 1), "refused_stale": stats.refused,
+        "errors": len(stats.errors), "rss_start_mb": round(rss[0] / 1024, 1),
+        "rss_warm_mb": round(warm / 1024, 1), "rss_max_mb": round(max(rss) / 1024, 1),
+        "rss_end_mb": round(rss[-1] / 1024, 1), "rss_growth_after_warmup_mb": round(growth_mb, 1),
+        "rss_bound_mb": args.rss_bound_mb, "tracemalloc_peak_mb": round(stats.traced_peak / 2**20, 1),
+    }
+    print(json.dumps(out, indent=1))
+    for e in stats.errors[:20]:
+        print("ERROR", e, file=sys.stderr)
+    store.close()
+    if tmp is not None:
+        tmp.cleanup()
+    ok = not stats.errors and growth_mb <= args.rss_bound_mb and stats.games > 0
+    print("OK" if ok else "FAILED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
