@@ -208,6 +208,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "sv.no_value": "no answer",
         "sv.abandoned": "not revealed",
         "sv.ask_title": "Next question",
+        "sv.wait_next": "The host will ask the next question.",
     },
     "de": {
         "sv.name": "Geheime Abstimmung / Gebot",
@@ -233,6 +234,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "sv.no_value": "keine Antwort",
         "sv.abandoned": "nicht aufgedeckt",
         "sv.ask_title": "Nächste Frage",
+        "sv.wait_next": "Die Spielleitung stellt gleich die nächste Frage.",
     },
     "fr": {
         "sv.name": "Vote / enchère secrète",
@@ -258,5 +260,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "sv.no_value": "pas de réponse",
         "sv.abandoned": "non révélée",
         "sv.ask_title": "Question suivante",
+        "sv.wait_next": "L’hôte va poser la question suivante.",
     },
 }

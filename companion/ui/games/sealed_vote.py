@@ -60,6 +60,7 @@ def phone(ctx: UiContext) -> list[ft.Control]:
     ]
     if rnd["revealed"]:
         out.append(kit.card(*_results(ctx, v["result"], big=True)))
+        out.append(ft.Text(ctx.t("sv.wait_next"), size=15, color=ft.Colors.ON_SURFACE_VARIANT))
         out += _history(ctx, v, skip_latest=True)
         return out
     mine = rnd.get("mine")
