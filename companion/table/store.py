@@ -98,6 +98,8 @@ class SQLiteStore:
             self._db.executescript(SCHEMA)
             self._db.execute("SELECT count(*) FROM log").fetchone()
             os.chmod(self.path, 0o600)
+        except sqlite3.OperationalError as e:  # read-only directory or file, no space, locked: not corrupt
+            raise StoreError("store.err.unusable", str(self.dir), str(e)) from e
         except sqlite3.DatabaseError as e:
             raise StoreError("store.err.corrupt", str(self.path), str(e)) from e
         except OSError as e:
@@ -111,7 +113,9 @@ class SQLiteStore:
                                  (code, seq, time.time(), text))
             except sqlite3.IntegrityError as e:
                 raise StoreError("store.err.sequence", code, str(e)) from e
-            except sqlite3.OperationalError as e:  # disk full, read-only, locked
+            except sqlite3.DatabaseError as e:  # disk full, read-only, locked, I/O error
+                raise StoreError("store.err.write", str(self.path), str(e)) from e
+            except (OSError, ValueError) as e:
                 raise StoreError("store.err.write", str(self.path), str(e)) from e
 
     def tables(self) -> list[str]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import secrets
 import unicodedata
 from collections.abc import Callable
@@ -153,7 +154,18 @@ class Table:
 
     # ---------- the one way in ----------
     async def submit(self, entry: dict[str, Any]) -> None:
-        """Validate, persist (off the event loop), then apply and notify. Raises RuleError/StoreError."""
+        """Validate, persist (off the event loop), then apply and notify. Raises RuleError/StoreError.
+
+        Shielded: a caller cancelled while the entry is being written (a browser tab closing
+        mid-tap) must not leave it stored but not applied – the table would refuse every later
+        entry (sequence error) and the action would reappear after a restart. The write and its
+        commit finish together; the cancelled caller just gets no answer.
+        """
+        task = asyncio.ensure_future(self._submit(entry))
+        task.add_done_callback(lambda f: f.cancelled() or f.exception())  # retrieved if nobody waits
+        await asyncio.shield(task)
+
+    async def _submit(self, entry: dict[str, Any]) -> None:
         async with self._lock:
             commit = self._prepare(entry)
             seq = len(self.entries)
@@ -276,6 +288,10 @@ class Table:
             if not isinstance(action, dict):
                 raise RuleError("err.unknown_action")
             action = {**action, "seat": e.get("seat")}
+            try:  # the log is JSON: a payload that cannot be stored is refused before the rules see it
+                json.dumps(action)
+            except (TypeError, ValueError):
+                raise RuleError("err.unknown_action") from None
             new_state = self._apply(self.state, action)
 
             def commit() -> None:
