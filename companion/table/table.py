@@ -35,6 +35,7 @@ from companion.table.store import Store
 
 COLOURS = ["#d32f2f", "#1976d2", "#388e3c", "#f9a825", "#7b1fa2", "#f57c00", "#00838f", "#5d4037"]
 MAX_NAME = 24
+JOINERS = "\u200c\u200d"  # zero-width non-joiner / joiner: no bidi effect, needed for emoji and scripts
 
 
 def new_token() -> str:
@@ -46,13 +47,15 @@ def clean_name(name: Any) -> str:
     """A display name: printable, at most MAX_NAME characters; emoji and RTL text are kept.
 
     Control and format characters (including bidi overrides) are dropped so a name cannot
-    garble the screen around it. Empty after cleaning → RuleError.
+    garble the screen around it – except the zero-width (non-)joiners, which join emoji
+    sequences (👨‍👩‍👧) and are part of the spelling of Persian or Indic names. Empty after
+    cleaning → RuleError.
     """
     if not isinstance(name, str):
         raise RuleError("tbl.err.name")
-    out = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
-    out = " ".join(out.split())
-    if not out:
+    out = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C" or ch in JOINERS).strip()
+    out = " ".join(out.split()).strip(JOINERS)
+    if not out.strip(JOINERS + " "):
         raise RuleError("tbl.err.name")
     if len(out) > MAX_NAME:
         raise RuleError("tbl.err.name_long", max=MAX_NAME)
