@@ -277,7 +277,7 @@ class Screen:
         return ft.SafeArea(content=ft.Column(
             [self.top_bar(), ft.Container(content=ft.Column(body, spacing=14),
                                           padding=ft.Padding.symmetric(horizontal=14, vertical=8))],
-            spacing=0, scroll=ft.ScrollMode.AUTO, expand=True), expand=True)
+            spacing=0, scroll=ft.ScrollMode.AUTO, expand=True, key=f"page:{self._route}"), expand=True)
 
     def top_bar(self) -> ft.Control:
         langs = []
