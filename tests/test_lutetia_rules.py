@@ -865,8 +865,11 @@ def test_result_most_plans_then_most_mod_cards_else_shared() -> None:
     assert [r["rank"] for r in rows] == [1, 2, 3, 3]
     assert res["winners"] == [0] and res["shared"] is False
     assert rows[0]["tiebreak"] is None
-    assert rows[1]["tiebreak"] == {"key": "lutetia.tb.mods", "params": {"plans": 2, "mods": 2}}
-    assert rows[2]["tiebreak"]["key"] == "lutetia.tb.shared"
+    names = [r["name"] for r in rows]
+    assert rows[1]["tiebreak"] == {"key": "lutetia.tb.mods",
+                                   "params": {"plans": 2, "mods": 2, "others": f"{names[2]}, {names[3]}"}}
+    assert rows[2]["tiebreak"] == {"key": "lutetia.tb.shared", "params": {"plans": 2, "mods": 1, "others": names[3]}}
+    assert rows[3]["tiebreak"]["params"]["others"] == names[2]
     assert rows[2]["fulfilled"] == ["6", "R1a"] and rows[2]["mods_left"] == 1
     assert res["ranking"] == [0, 1, 2, 3]
     st["players"][0]["fulfilled"] = ["1", "2"]

@@ -212,3 +212,31 @@ def test_physical_enter_form_sends_the_picked_cards() -> None:
     _act(t, 0, sent[-1])
     assert t.state["players"][0]["entered"]
     assert "Your cards are entered. Waiting for the others." in _texts(screen.phone(_ctx(t, 0)))
+
+
+def test_scorer_marks_own_place_names_tie_partners_and_opens_the_log() -> None:
+    t = _table({"declare": "sealed"})
+    r = random.Random(7)
+    while t.state["phase"] != "over":
+        _act(t, *_pick(t, r))
+    res = t.game.result(t.state)
+    assert res is not None
+    for seat in (0, 1, 2):
+        local: dict[str, Any] = {}
+        body = screen.result(_ctx(t, seat, local=local))
+        texts = " ".join(_texts(body))
+        mine = next(x for x in res["seats"] if x["seat"] == seat)
+        assert f"Your place: {mine['rank']} of 3" in texts
+        assert f"{mine['name']} (you)" in texts
+        assert "Miraculix finished on space" in texts
+        log_btn = next(b for label, b in _buttons(body).items() if label.startswith("Show the game log"))
+        asyncio.run(log_btn.on_click(None))
+        assert local["lutetia_log"] is True
+        opened = " ".join(_texts(screen.result(_ctx(t, seat, local=local))))
+        assert "1. " in opened and "Hide the game log" in opened
+        assert "game is over" in opened  # the last log entry
+    host = " ".join(_texts(screen.result(_ctx(t, None, host=True))))
+    assert "Your place" not in host and "(you)" not in host
+    for row in res["seats"]:
+        if row["tiebreak"]:
+            assert row["tiebreak"]["params"]["others"] and row["tiebreak"]["params"]["others"] not in ("", row["name"])

@@ -1009,12 +1009,12 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
         same_plans = [o for o in rows if o is not r and o["fulfilled_count"] == r["fulfilled_count"]]
         if not same_plans:
             r["tiebreak"] = None
-        elif any(o["mods_left"] == r["mods_left"] for o in same_plans):
-            r["tiebreak"] = {"key": "lutetia.tb.shared", "params": {"plans": r["fulfilled_count"],
-                                                                   "mods": r["mods_left"]}}
         else:
-            r["tiebreak"] = {"key": "lutetia.tb.mods", "params": {"plans": r["fulfilled_count"],
-                                                                 "mods": r["mods_left"]}}
+            shared = [o for o in same_plans if o["mods_left"] == r["mods_left"]]
+            # the players this tie is with: those sharing the place, else all with as many plans
+            others = ", ".join(o["name"] for o in (shared or same_plans))
+            r["tiebreak"] = {"key": "lutetia.tb.shared" if shared else "lutetia.tb.mods",
+                             "params": {"plans": r["fulfilled_count"], "mods": r["mods_left"], "others": others}}
     winners = [r["seat"] for r in rows if r["rank"] == 1]
     return {"seats": rows, "winners": winners, "shared": len(winners) > 1,
             "ranking": [r["seat"] for r in sorted(rows, key=lambda r: (r["rank"], r["seat"]))]}

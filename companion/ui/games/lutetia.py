@@ -379,23 +379,67 @@ def _host_skip(ctx: UiContext) -> Any:
 # --------------------------------------------------------------------------- scorer
 
 def result(ctx: UiContext) -> list[ft.Control]:
+    """The scorer: winner, the phone's own place, then every player ranked with plans, mod cards
+    left, the fulfilled plans and the tie-break; the whole game log on request."""
     v = ctx.view
     res = v.get("result")
     if not res:
         return [_players(ctx, v, big=ctx.seat is None)]
+    big = ctx.seat is None
     names = ", ".join(ctx.name(s) for s in res["winners"])
     head = ctx.t("lutetia.ui.winners_shared" if res["shared"] else "lutetia.ui.winner", names=names)
-    rows: list[ft.Control] = [kit.title(head, 26)]
     by_seat = {r["seat"]: r for r in res["seats"]}
+    rows: list[ft.Control] = [
+        ft.Row([ft.Icon(ft.Icons.EMOJI_EVENTS, color=ft.Colors.AMBER_700, size=34 if big else 30),
+                ft.Text(head, size=30 if big else 26, weight=ft.FontWeight.BOLD, expand=True)], spacing=8),
+        _sub(ctx.t("lutetia.ui.final_pos", m=v["miraculix"]), 18 if big else 15),
+    ]
+    if not big and ctx.seat in by_seat:
+        rows.append(ft.Text(ctx.t("lutetia.ui.your_place", rank=by_seat[ctx.seat]["rank"], n=len(res["seats"])),
+                            size=20, weight=ft.FontWeight.W_600))
     for seat in res["ranking"]:
-        r = by_seat[seat]
-        rows.append(ft.Row([
-            ft.Text(ctx.t("lutetia.ui.rank", rank=r["rank"]), size=24, weight=ft.FontWeight.BOLD, width=44),
-            kit.seat_dot(ctx.colour(seat), 20),
-            ft.Text(r["name"], size=20, weight=ft.FontWeight.W_600, expand=True),
-            ft.Text(ctx.t("lutetia.ui.result_line", plans=r["fulfilled_count"], mods=r["mods_left"]), size=18),
-        ], spacing=8))
-        rows.append(_sub(ctx.t("lutetia.ui.fulfilled_list", plans=", ".join(r["fulfilled_labels"]) or "–"), 15))
-        if r["tiebreak"]:
-            rows.append(_sub(ctx.msg(r["tiebreak"]), 15))
-    return [kit.card(*rows)]
+        rows.append(_score_row(ctx, by_seat[seat], mine=seat == ctx.seat, big=big))
+    return [kit.card(*rows, padding=12), *_full_log(ctx, v)]
+
+
+def _score_row(ctx: UiContext, r: dict[str, Any], mine: bool, big: bool) -> ft.Control:
+    seat = r["seat"]
+    name = r["name"] + (f" ({ctx.t('ui.you')})" if mine else "")
+    line: list[ft.Control] = [
+        ft.Text(ctx.t("lutetia.ui.rank", rank=r["rank"]), size=28 if big else 24, weight=ft.FontWeight.BOLD,
+                width=48 if big else 40),
+        kit.seat_dot(ctx.colour(seat), 22 if big else 20),
+        ft.Text(name, size=24 if big else 20, weight=ft.FontWeight.W_600, expand=True),
+    ]
+    if r["rank"] == 1:
+        line.append(ft.Icon(ft.Icons.EMOJI_EVENTS, color=ft.Colors.AMBER_700, size=28 if big else 24))
+    parts: list[ft.Control] = [
+        ft.Row(line, spacing=8),
+        ft.Text(ctx.t("lutetia.ui.result_line", plans=r["fulfilled_count"], mods=r["mods_left"]),
+                size=20 if big else 17, weight=ft.FontWeight.W_600),
+        _sub(ctx.t("lutetia.ui.fulfilled_list", plans=", ".join(r["fulfilled_labels"]) or "–"), 17 if big else 15),
+    ]
+    if r["tiebreak"]:
+        parts.append(_sub(ctx.msg(r["tiebreak"]), 17 if big else 15))
+    return ft.Container(
+        content=ft.Column(parts, spacing=4), padding=10, border_radius=10,
+        bgcolor=ft.Colors.AMBER_100 if r["rank"] == 1 else ft.Colors.SURFACE,
+        border=ft.Border.all(3 if mine else 1, ctx.colour(seat) if mine else ft.Colors.OUTLINE_VARIANT),
+    )
+
+
+def _full_log(ctx: UiContext, v: dict[str, Any]) -> list[ft.Control]:
+    """The game's log, to review after the end (collapsed: it is long)."""
+    log = v["log"]
+    if not log:
+        return []
+    shown = bool(ctx.local.get("lutetia_log"))
+
+    async def toggle(e: Any) -> None:
+        ctx.local["lutetia_log"] = not shown
+        await ctx.rerender()
+    btn = kit.button(ctx.t("lutetia.ui.hide_log") if shown else ctx.t("lutetia.ui.show_log", n=len(log)), toggle,
+                     primary=False, icon=ft.Icons.EXPAND_LESS if shown else ft.Icons.LIST)
+    if not shown:
+        return [btn]
+    return [btn, kit.card(*[_sub(f"{i}. {ctx.msg(e)}", 15) for i, e in enumerate(log, 1)])]
