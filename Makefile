@@ -30,6 +30,14 @@ test: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check companion tests
 
+## make bench: every benchmark of docs/BENCHMARKS.md (about 15 minutes; figures also in benchmarks/results/*.json)
+bench: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.phone_join $(BENCH_ARGS)
+	$(BIN)/python -m benchmarks.fanout
+	$(BIN)/python -m benchmarks.capacity
+	$(BIN)/python -m benchmarks.restart
+	$(BIN)/python -m benchmarks.printing
+
 print: $(VENV)/.installed
 	$(BIN)/companion print --all
 

@@ -1,0 +1,91 @@
+"""Shared bits of the benchmarks: the machine, the load, percentiles, small tables."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = Path(os.environ.get("COMPANION_BENCH_OUT", str(ROOT / "benchmarks" / "results")))
+
+
+def machine() -> dict[str, Any]:
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        cpu = platform.processor() or "?"
+    mem = "?"
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                mem = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
+    except OSError:
+        pass
+    return {"nproc": os.cpu_count(), "cpu": cpu, "memory": mem, "python": sys.version.split()[0],
+            "platform": platform.platform()}
+
+
+def load() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    k = (len(s) - 1) * p / 100
+    lo = int(k)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def header(title: str) -> None:
+    m = machine()
+    print(f"== {title}")
+    print(f"   machine: {m['nproc']} CPUs, {m['cpu']}, {m['memory']} RAM, Python {m['python']}")
+    print(f"   load average at start: {load()}   ({time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())})")
+
+
+def table(rows: list[dict[str, Any]], cols: list[str] | None = None) -> str:
+    """A Markdown table (also readable on a terminal)."""
+    if not rows:
+        return "(no rows)"
+    cols = cols or list(rows[0])
+
+    def fmt(v: Any) -> str:
+        if isinstance(v, float):
+            return f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
+        return str(v)
+    cells = [[fmt(r.get(c, "")) for c in cols] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
+    out = ["| " + " | ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True)) + " |",
+           "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    out += ["| " + " | ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)) + " |" for row in cells]
+    return "\n".join(out)
+
+
+def save(name: str, data: dict[str, Any]) -> Path:
+    """Keep the raw figures (JSON) next to the printed tables."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    data = {"machine": machine(), "load_end": load(), "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            **data}
+    p = RESULTS / f"{name}.json"
+    p.write_text(json.dumps(data, indent=1, default=str))
+    return p
