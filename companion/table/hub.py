@@ -6,6 +6,7 @@ aloud or typed from a screen is hard to get wrong. Guessing codes is slowed per 
 
 from __future__ import annotations
 
+import math
 import secrets
 import time
 from collections import defaultdict, deque
@@ -64,7 +65,7 @@ class Hub:
         while q and now - q[0] > GUESS_WINDOW:
             q.popleft()
         if len(q) >= GUESS_LIMIT:
-            raise RuleError("tbl.err.too_many_guesses", seconds=int(GUESS_WINDOW - (now - q[0])) + 1)
+            raise RuleError("tbl.err.too_many_guesses", seconds=max(1, math.ceil(GUESS_WINDOW - (now - q[0]))))
         t = self.get(code)
         if t is None:
             q.append(now)

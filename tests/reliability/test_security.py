@@ -1,0 +1,329 @@
+"""Security: host-only ops, seat tokens, join-code guessing, a full table, no secret in another
+seat's view, the host view, an error message or any log output, and a private data directory."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+import logging
+import random
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion import i18n
+from companion.games import games
+from companion.games.base import RuleError
+from companion.soak import new_table, pick_action
+from companion.table import hub as hub_mod
+from companion.table.hub import GUESS_LIMIT, Hub
+from companion.table.store import MemoryStore, SQLiteStore
+from companion.table.table import Table, new_token
+from tests.reliability.common import GAME_IDS, play, samples, snapshot
+
+
+def catalog_ok(key: str) -> None:
+    for lang in i18n.LANGS:
+        assert i18n.has(key, lang), f"{key} missing in {lang}"
+
+
+# ---------------------------------------------------------------- host-only operations
+
+
+HOST_OP_EXAMPLES = {
+    "free": {"seat": 0}, "swap": {"a": 0, "b": 1}, "seat": {"seat": 0, "token": "x"}, "start": {},
+    "undo": {}, "end": {}, "host_act": {"action": {"type": "reveal"}}, "host_rename": {"seat": 0, "name": "Eve"},
+}
+
+
+def test_every_host_op_is_listed() -> None:
+    assert set(HOST_OP_EXAMPLES) == set(Table.HOST_OPS)
+
+
+@pytest.mark.parametrize("op", sorted(Table.HOST_OPS))
+@pytest.mark.parametrize("phase", ["lobby", "playing", "ended"])
+def test_host_ops_without_the_host_token_are_refused(op: str, phase: str) -> None:
+    store = MemoryStore()
+    p = new_table(store, "HOST", "sealed_vote", 3, seed=1)
+    other = new_table(store, "OTHR", "sealed_vote", 3, seed=2)
+    t = p.table
+    if phase == "lobby":
+        t = Table.create(store, "LOBY", "sealed_vote", None, [{"name": "A"}, {"name": "B"}])
+        p.tokens = [t.request_sync(None, {"op": "join", "seat": 0})["token"]]
+        p.watchers = []
+    elif phase == "ended":
+        t.request_sync(t.host_token, {"op": "end"})
+    spectator = t.request_sync(None, {"op": "spectate", "name": "S"})["token"] if phase != "ended" else "s" * 22
+    before = snapshot(t)
+    for tok in [None, "", *p.tokens, spectator, other.table.host_token, t.host_token[:-2] + "AA",
+                t.host_token.upper(), " " + t.host_token, 12345, ["x"]]:
+        with pytest.raises(RuleError) as ei:
+            t.request_sync(tok, {"op": op, **HOST_OP_EXAMPLES[op]})
+        assert ei.value.key == "err.host_only", (op, tok)
+        assert snapshot(t) == before
+    catalog_ok("err.host_only")
+
+
+def host_only_types(game_id: str) -> set[str]:
+    host: set[str] = set()
+    seat: set[str] = set()
+    for p, _ in samples(game_id):
+        host |= {a["type"] for a in p.table.legal(None)}
+        for s in range(len(p.tokens)):
+            seat |= {a["type"] for a in p.table.legal(s)}
+    return host - seat
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_game_host_actions_from_a_phone_are_refused(game_id: str) -> None:
+    kinds = host_only_types(game_id)
+    assert kinds, f"{game_id} has host actions"
+    tried = 0
+    for p, _ in samples(game_id):
+        t = p.table
+        for tmpl in t.legal(None):
+            if tmpl["type"] not in kinds:
+                continue
+            action = pick_action(game_id, t.state, None, [tmpl], random.Random(1)) or tmpl
+            for tok in p.tokens:
+                before = snapshot(t)
+                with pytest.raises(RuleError) as ei:
+                    t.request_sync(tok, {"op": "act", "action": action})
+                catalog_ok(ei.value.key)
+                assert snapshot(t) == before
+                tried += 1
+    assert tried > 0
+
+
+# ---------------------------------------------------------------- tokens
+
+
+def test_tokens_have_at_least_128_bits_and_never_repeat() -> None:
+    toks = {new_token() for _ in range(20_000)}
+    assert len(toks) == 20_000
+    for tok in list(toks)[:200]:
+        raw = base64.urlsafe_b64decode(tok + "==")
+        assert len(raw) * 8 >= 128
+    p = new_table(MemoryStore(), "TOKS", "sealed_vote", 6, seed=1)
+    for tok in [*p.tokens, p.table.host_token]:
+        assert len(base64.urlsafe_b64decode(tok + "==")) >= 16
+
+
+def test_tokens_are_bound_to_their_table() -> None:
+    store = MemoryStore()
+    a = new_table(store, "AAAA", "sealed_vote", 3, seed=1)
+    b = new_table(store, "BBBB", "sealed_vote", 3, seed=2)
+    before = snapshot(b.table)
+    for tok in a.tokens:
+        with pytest.raises(RuleError) as ei:
+            b.table.request_sync(tok, {"op": "act", "action": {"type": "submit", "value": "sv.yes"}})
+        assert ei.value.key == "tbl.err.bad_token"
+    for forged in ["A" * 22, a.tokens[0][:-1] + ("A" if a.tokens[0][-1] != "A" else "B"), "x"]:
+        with pytest.raises(RuleError) as ei:
+            b.table.request_sync(forged, {"op": "act", "action": {"type": "submit", "value": "sv.yes"}})
+        assert ei.value.key == "tbl.err.bad_token"
+    assert snapshot(b.table) == before
+    catalog_ok("tbl.err.bad_token")
+    assert "not valid" in i18n.t("en", "tbl.err.bad_token")
+    # and a restart keeps each token at its own seat and table only
+    for p in (a, b):
+        again = Table.load(store, p.table.code)
+        assert [again.seat_of(tok) for tok in p.tokens] == list(range(len(p.tokens)))
+    assert Table.load(store, "BBBB").seat_of(a.tokens[0]) is None
+
+
+# ---------------------------------------------------------------- join codes and a full table
+
+
+def test_join_code_guessing_is_slowed_per_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [1000.0]
+    monkeypatch.setattr(hub_mod.time, "monotonic", lambda: now[0])
+    hub = Hub(MemoryStore())
+    t = hub.create("sealed_vote", None, [{"name": "A"}, {"name": "B"}])
+    wrong = [c for c in ("QQQQ", "WWWW", "XXXX", "AAAA", "CCCC", "DDDD", "EEEE", "FFFF", "GGGG", "HHHH",
+                         "JJJJ", "KKKK") if c != t.code]
+    for code in wrong[:GUESS_LIMIT]:
+        with pytest.raises(RuleError) as ei:
+            hub.lookup(code, "10.0.0.7")
+        assert ei.value.key == "tbl.err.no_table"
+    with pytest.raises(RuleError) as ei:  # the 11th try within a minute, even with the right code
+        hub.lookup(t.code, "10.0.0.7")
+    assert ei.value.key == "tbl.err.too_many_guesses" and 0 < ei.value.params["seconds"] <= 60
+    msg = i18n.t("en", ei.value.key, **ei.value.params)
+    assert "wait" in msg and str(ei.value.params["seconds"]) in msg
+    catalog_ok("tbl.err.too_many_guesses")
+    assert hub.lookup(t.code, "10.0.0.8") is t  # another phone is not affected
+    now[0] += 61
+    assert hub.lookup(t.code, "10.0.0.7") is t  # a minute later it works again
+    assert GUESS_LIMIT == 10 and hub_mod.GUESS_WINDOW == 60.0
+
+
+def test_a_full_table_refuses_politely() -> None:
+    t = Table.create(MemoryStore(), "FULL", "sealed_vote", None, [{"name": "A"}, {"name": "B"}])
+    for i in range(2):
+        t.request_sync(None, {"op": "join", "seat": i})
+    with pytest.raises(RuleError) as ei:
+        t.request_sync(None, {"op": "join", "seat": 0})
+    assert ei.value.key == "tbl.err.full"
+    assert "watch" in i18n.t("en", "tbl.err.full")
+    catalog_ok("tbl.err.full")
+    tok = t.request_sync(None, {"op": "spectate", "name": "late"})["token"]  # may watch instead
+    assert t.is_spectator(tok)
+
+
+# ---------------------------------------------------------------- secrets
+
+
+SENTINEL_INT = 987_653
+SENTINEL_STR = "ZZ-SECRET-ZZ"
+
+
+def _twin_value(v: Any) -> Any:
+    if isinstance(v, bool):
+        return not v
+    if isinstance(v, int):
+        return v + SENTINEL_INT
+    if isinstance(v, str):
+        return SENTINEL_STR
+    if isinstance(v, list):
+        return [_twin_value(x) for x in v] + [SENTINEL_STR]
+    if isinstance(v, dict):
+        return {k: _twin_value(x) for k, x in v.items()}
+    return SENTINEL_STR
+
+
+def _sealed_rounds(obj: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if isinstance(obj, dict):
+        if {"seats", "choices", "locked", "revealed"} <= set(obj):
+            out.append(obj)
+        for v in obj.values():
+            out += _sealed_rounds(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            out += _sealed_rounds(v)
+    return out
+
+
+def secret_twin(game_id: str, state: dict[str, Any], k: int) -> dict[str, Any]:
+    """The same public situation, but every secret of seat k is different."""
+    s = copy.deepcopy(state)
+    for rnd in _sealed_rounds(s):
+        if not rnd["revealed"] and str(k) in rnd["choices"]:
+            rnd["choices"][str(k)] = _twin_value(rnd["choices"][str(k)])
+    if game_id == "lutece" and s["options"]["bribes"] == "sealed" and s["phase"] == "choose":
+        stakes = s["stakes"].get(str(k), [0, 0])
+        total = sum(stakes) + s["gold"][k]
+        s["stakes"][str(k)] = [total, 0] if stakes != [total, 0] else [0, total]
+        s["gold"][k] = 0
+    if game_id == "quovadis" and s["phase"] != "over":
+        p = s["players"][k]
+        p["received"] += 977
+        p["chips"].append({"value": 5, "caesar": True, "path": "9-13"})
+        s["plog"][str(k)].append({"key": "quovadis.plog.received", "params": {"n": 977}})
+    if game_id == "lutetia" and s["phase"] != "over":
+        p = s["players"][k]
+        for key in ("plans", "dead"):
+            p[key] = list(reversed(p[key]))
+            swap = [x for x in s["out"] if x not in p[key]][:1]
+            if p[key] and swap:
+                s["out"][s["out"].index(swap[0])] = p[key][0]
+                p[key][0] = swap[0]
+        p["mods"] = [m % 3 + 1 for m in p["mods"]]
+    return s
+
+
+def _view_or_crash(game: Any, state: dict[str, Any], seat: int | None) -> str:
+    return json.dumps(game.view(state, seat), sort_keys=True, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_no_secret_in_the_host_view_or_another_seats_view(game_id: str) -> None:
+    game = games()[game_id]
+    checked = 0
+    for seed in range(3, 6):
+        for p, _ in play(game_id, seed, 150):
+            st = p.table.state
+            n = len(p.tokens)
+            for k in range(n):
+                twin = secret_twin(game_id, st, k)
+                if twin == st:
+                    continue
+                for viewer in [None, *range(n)]:
+                    if viewer == k:
+                        continue
+                    assert _view_or_crash(game, twin, viewer) == _view_or_crash(game, st, viewer), \
+                        f"{game_id}: seat {viewer} sees a secret of seat {k}"
+                    checked += 1
+            pub = json.dumps(game.view(st, None))
+            assert '"me"' not in pub and SENTINEL_STR not in pub
+    assert checked > 10
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_no_secret_in_an_error_message(game_id: str) -> None:
+    """Refusals for the host or another seat read the same whatever seat k's secrets are."""
+    r = random.Random(5)
+    checked = 0
+    for p, _ in samples(game_id):
+        t = p.table
+        n = len(p.tokens)
+        for k in range(n):
+            twin_state = secret_twin(game_id, t.state, k)
+            if twin_state == t.state:
+                continue
+            twin = copy.copy(t)  # shares everything but the state; _prepare never mutates
+            twin.state = twin_state
+            for viewer in [None, *range(n)]:
+                if viewer == k:
+                    continue
+                tok = t.host_token if viewer is None else p.tokens[viewer]
+                kind = "host_act" if viewer is None else "act"
+                # everything someone else could try: any seat's legal action, and junk
+                tries = [a for s in [None, *range(n)] for a in t.legal(s)][:60]
+                tries += [{"type": "reveal"}, {"type": "lock"}, {"type": "nope"}]
+                for tmpl in r.sample(tries, min(12, len(tries))):
+                    action = pick_action(game_id, t.state, viewer, [tmpl], r) or tmpl
+                    outs = []
+                    for tab in (t, twin):  # the request path up to the store (authorise + validate)
+                        try:
+                            entry, _ = tab.authorise(tok, {"op": kind, "action": action})
+                            tab._prepare(entry)
+                            outs.append("ok")
+                        except RuleError as e:
+                            outs.append(i18n.t("en", e.key, **e.params))
+                    if "ok" not in outs:
+                        assert outs[0] == outs[1], f"{game_id}: an error shows seat {k}'s secret: {outs}"
+                        checked += 1
+    assert checked > 20
+
+
+def test_play_writes_nothing_to_stdout_stderr_or_logs(capfd: pytest.CaptureFixture[str],
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    """The platform prints and logs nothing while tables are played (so no secret can end up there)."""
+    caplog.set_level(logging.DEBUG)
+    for gid in GAME_IDS:
+        play(gid, 11, 200)
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    assert not [r for r in caplog.records if r.name.startswith("companion")]
+
+
+# ---------------------------------------------------------------- the data directory
+
+
+def test_the_data_directory_is_private(tmp_path: Path) -> None:
+    d = tmp_path / "a" / "b" / "data"
+    s = SQLiteStore(d)
+    new_table(s, "PRIV", "sealed_vote", 3, seed=1)
+    assert stat.S_IMODE(d.stat().st_mode) == 0o700
+    assert stat.S_IMODE((d / SQLiteStore.FILE).stat().st_mode) == 0o600
+    s.close()
+    loose = tmp_path / "loose"
+    loose.mkdir(mode=0o755)
+    loose.chmod(0o755)
+    SQLiteStore(loose).close()
+    assert stat.S_IMODE(loose.stat().st_mode) == 0o700  # an existing directory is made private too
