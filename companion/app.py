@@ -114,5 +114,6 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
     # Compressed, revalidating static files in front of everything (see companion/web.py); the
     # middleware stack (and the warm-up thread) is built when the server starts.
     api.add_middleware(StaticCompression, roots=[ASSETS, web_dir()], cache_dir=static_cache_dir(hub),
-                       encodings=encodings_from_env(), warm=boot_files(renderer.value))
+                       encodings=encodings_from_env(), warm=boot_files(renderer.value),
+                       ws_per_table=os.environ.get("COMPANION_WS_PER_TABLE") == "1")
     return api

@@ -30,6 +30,7 @@ import hashlib
 import json
 import mimetypes
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -65,6 +66,11 @@ CACHE_CONTROL = b"no-cache"
 # 480 kB gzipped, 10% of a first join. Dropped from the manifest Flet serves.
 UNUSED_FONT_FAMILIES = ("packages/flutter_math_fork/", "packages/cupertino_icons/")
 FONT_MANIFEST = "/assets/FontManifest.json"
+# Sharding seam (docs/SCALING.md): with ws_per_table, the page of /t/CODE or /host/CODE opens its
+# WebSocket at /ws/CODE, so a reverse proxy hashing on the code keeps page and socket on one process.
+TABLE_PAGE = re.compile(r"^/(?:t|host)/([A-Za-z]{2,12})/?$")
+TABLE_WS = re.compile(r"^/ws/([A-Za-z]{2,12})$")
+WS_ENDPOINT = re.compile(r'flet\.webSocketEndpoint="[^"]*";')
 MIN_SIZE = 1024  # smaller files are sent as they are
 WORTH = 0.92  # keep a compressed copy only if it is at most this fraction of the original
 
@@ -147,8 +153,10 @@ class StaticCompression:
     """ASGI middleware: pre-compressed, revalidating static files in front of the Flet mount."""
 
     def __init__(self, app: ASGIApp, roots: list[Path], cache_dir: Path, encodings: list[str] | None = None,
-                 warm: Iterable[str] = (), drop_fonts: Iterable[str] = UNUSED_FONT_FAMILIES) -> None:
+                 warm: Iterable[str] = (), drop_fonts: Iterable[str] = UNUSED_FONT_FAMILIES,
+                 ws_per_table: bool = False) -> None:
         self.app = app
+        self.ws_per_table = ws_per_table
         self.drop_fonts = tuple(drop_fonts)
         self.roots = [r.resolve() for r in roots if r.is_dir()]
         self.cache_dir = cache_dir
@@ -271,6 +279,14 @@ class StaticCompression:
 
     # ---------- ASGI ----------
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.ws_per_table:
+            m = TABLE_WS.match(scope.get("path", ""))
+            if scope["type"] == "websocket" and m:
+                scope = {**scope, "path": "/ws", "raw_path": b"/ws"}
+            m = TABLE_PAGE.match(scope.get("path", ""))
+            if scope["type"] == "http" and m and scope.get("method") in ("GET", "HEAD"):
+                await self.app(scope, receive, self._rewrite_html(send, f"/ws/{m.group(1).upper()}"))
+                return
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
             await self.app(scope, receive, send)
             return
@@ -332,8 +348,12 @@ class StaticCompression:
             ctype += "; charset=utf-8"
         return ctype.encode()
 
-    def _trim_fonts(self, send: Send) -> Send:
-        """Buffer Flet's (no_cdn-patched) FontManifest.json and leave out the unused families."""
+    def _rewrite_html(self, send: Send, ws_path: str) -> Send:
+        """Point the page's WebSocket at /ws/CODE (index.html is small: buffered)."""
+        return self._buffered(send, lambda body: WS_ENDPOINT.sub(
+            f'flet.webSocketEndpoint="{ws_path}";', body.decode("utf-8")).encode("utf-8"))
+
+    def _buffered(self, send: Send, change: Callable[[bytes], bytes]) -> Send:
         start: dict[str, Message] = {}
         chunks: list[bytes] = []
 
@@ -351,16 +371,25 @@ class StaticCompression:
             body = b"".join(chunks)
             if head.get("status") == 200 and body:
                 try:
-                    fonts = json.loads(body)
-                    kept = [f for f in fonts if not str(f.get("family", "")).startswith(self.drop_fonts)]
-                    body = json.dumps(kept, separators=(",", ":")).encode()
-                except (ValueError, AttributeError, TypeError):
+                    body = change(body)
+                except (ValueError, UnicodeError):
                     pass
+            # (the ETag stays: the change is a pure function of the file it names)
             hs = [(k, v) for k, v in head.get("headers", []) if k.lower() not in (b"content-length", b"cache-control")]
             hs += [(b"content-length", str(len(body)).encode()), (b"cache-control", CACHE_CONTROL)]
             await send({**head, "headers": hs})
             await send({"type": "http.response.body", "body": body})
         return wrapped
+
+    def _trim_fonts(self, send: Send) -> Send:
+        """Flet's (no_cdn-patched) FontManifest.json without the unused families."""
+        def change(body: bytes) -> bytes:
+            fonts = json.loads(body)
+            if not isinstance(fonts, list):
+                return body
+            kept = [f for f in fonts if not (isinstance(f, dict) and str(f.get("family", "")).startswith(self.drop_fonts))]
+            return json.dumps(kept, separators=(",", ":")).encode()
+        return self._buffered(send, change)
 
     @staticmethod
     def _with_cache_control(send: Send) -> Send:

@@ -109,3 +109,16 @@ def test_accept_encoding_parsing() -> None:
     assert accepted("gzip, deflate, br, zstd") == {"gzip", "deflate", "br", "zstd"}
     assert "gzip" not in accepted("gzip;q=0, br")
     assert accepted("") == set()
+
+
+def test_ws_per_table_seam(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sharding seam (docs/SCALING.md): a table page opens its socket at /ws/CODE, which reaches Flet's /ws."""
+    monkeypatch.setenv("COMPANION_STATIC_WARM", "0")
+    monkeypatch.setenv("COMPANION_WS_PER_TABLE", "1")
+    hub = Hub(SQLiteStore(tmp_path / "data"))
+    with TestClient(build(hub, "http://127.0.0.1:1")) as c:
+        html = c.get("/t/abcd").text
+        assert 'flet.webSocketEndpoint="/ws/ABCD";' in html
+        assert 'flet.webSocketEndpoint="/ws";' in c.get("/").text
+        with c.websocket_connect("/ws/ABCD") as ws:  # Flet's handler accepts it
+            assert ws is not None
