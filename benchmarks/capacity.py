@@ -73,19 +73,21 @@ async def level(n_phones: int, interval: float, seconds: float) -> dict[str, Any
     cpu0 = time.process_time()
     wall0 = time.perf_counter()
     await asyncio.gather(*(phone(t, tok, c, i) for i, (t, tok, c) in enumerate(phones)))
-    cpu = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
+    cpu_s = time.process_time() - cpu0
+    cpu = cpu_s / (time.perf_counter() - wall0)
     for _, _, c in phones:
         c.close()
     store.close()
     return {"phones": len(phones), "tables": len(phones) // 6, "actions": len(latencies),
             "actions/s": len(latencies) / seconds, "p50 ms": pct(latencies, 50) * 1000,
             "p95 ms": pct(latencies, 95) * 1000, "max ms": max(latencies, default=0) * 1000,
-            "cpu busy": cpu, "MB/session": per_session / 1e6, "errors": errors, "load": load()}
+            "cpu busy": cpu, "cpu ms/action": cpu_s * 1000 / max(1, len(latencies)), "MB/session": per_session / 1e6, "errors": errors, "load": load()}
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     rows = []
-    cols = ["phones", "tables", "actions", "actions/s", "p50 ms", "p95 ms", "max ms", "cpu busy", "MB/session",
+    cols = ["phones", "tables", "actions", "actions/s", "p50 ms", "p95 ms", "max ms", "cpu busy", "cpu ms/action",
+            "MB/session",
             "errors", "load"]
     for n in args.levels:
         r = await level(n, args.interval, args.seconds)

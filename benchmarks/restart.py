@@ -1,6 +1,6 @@
 """(d) Restart: load a table by replaying its action log from SQLite.
 
-    python -m benchmarks.restart [--lengths 100,1000,3000,10000]
+    python -m benchmarks.restart [--lengths 100,300,1000,2000]
 
 sealed_vote tables of 6 seats: rounds of 6 secret submits, 6 locks (the last reveals) and the
 host's next question. Timed: `Table.load(store, code)` (read the log, parse, replay every
@@ -57,7 +57,7 @@ def build_log(hub: Hub, actions: int) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lengths", type=lambda s: [int(x) for x in s.split(",")], default=[100, 1000, 3000, 10000])
+    ap.add_argument("--lengths", type=lambda s: [int(x) for x in s.split(",")], default=[100, 300, 1000, 2000])
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     header("(d) restart: replay a table's log")
