@@ -106,3 +106,22 @@ def test_result_shows_breakdown_and_winner() -> None:
     assert res is not None
     winner = res["players"][res["winners"][0]]["name"]
     assert f"Winner: {winner}" in shown and "Glaive" in shown and "Points by source" in shown
+
+
+def test_open_bribes_every_phone_lists_the_coins_on_each_face_down_card() -> None:
+    st = L.setup({}, [{"name": n} for n in ("Ann", "Bob", "Cid")], 1)
+    st = L.apply(st, {"seat": 0, "type": "pick", "cards": ["C", "III"]})
+    st = L.apply(st, {"seat": 0, "type": "bribe", "card": 0, "amount": 3})
+    st = L.apply(st, {"seat": 1, "type": "pick", "cards": ["C", "R"]})
+    bob = texts(U.phone(ctx(st, 1)))
+    assert "Ann: 3 and 0 gold" in bob and "Bob (you): 0 and 0 gold" in bob and "Cid: no cards down yet" in bob
+    public = bob.split("Coins on the face-down cards")[1].split("Character")[0]  # up to the board
+    assert "C – bribe 0" in bob and "III" not in public and "C" not in public.replace("Cid", "")
+    host = texts(U.host(ctx(st, None, host=True)))
+    assert "2 cards face down: 3 and 0 gold on them" in host and "– bribe" not in host
+    sealed_st = L.setup({"bribes": "sealed"}, [{"name": n} for n in ("Ann", "Bob")], 1)
+    sealed_st = L.apply(sealed_st, {"seat": 0, "type": "pick", "cards": ["C", "III"]})
+    sealed_st = L.apply(sealed_st, {"seat": 0, "type": "bribe", "card": 0, "amount": 3})
+    bob = texts(U.phone(ctx(sealed_st, 1)))
+    public = bob.split("Face-down cards")[1].split("Character")[0]
+    assert "Ann: 2 cards face down" in public and "3" not in public

@@ -85,7 +85,7 @@ def _face_down(ctx: UiContext, p: dict[str, Any]) -> str:
     return ctx.t("lutece.ui.cards_down_open", a=p["stakes"][0], b=p["stakes"][1])
 
 
-def _players(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
+def _players(ctx: UiContext, v: dict[str, Any], big: bool, face_down: bool = True) -> ft.Control:
     rows: list[ft.Control] = []
     choosing = v["phase"] == "choose"
     for p in v["players"]:
@@ -105,8 +105,9 @@ def _players(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
             *pills,
         ]
         col: list[ft.Control] = [ft.Row(line, spacing=8)]
-        if choosing:
-            col.append(_sub(_face_down(ctx, p), 16 if big else 14))
+        if choosing and face_down:
+            col.append(ft.Text(_face_down(ctx, p), size=19 if big else 15, weight=ft.FontWeight.W_600,
+                               color=ft.Colors.BROWN_700 if p["cards_down"] else ft.Colors.ON_SURFACE_VARIANT))
         col.append(_sub(ctx.t("lutece.ui.taken", cards=taken), 15 if big else 13))
         rows.append(ft.Column(col, spacing=2, tight=True))
     return kit.card(kit.title(ctx.t("lutece.ui.players"), 20), *rows)
@@ -135,14 +136,14 @@ def _log(ctx: UiContext, v: dict[str, Any], n: int = 8) -> list[ft.Control]:
                      *[ft.Text(ctx.msg(e), size=14) for e in reversed(tail)])]
 
 
-def _cost_buttons(ctx: UiContext, slot: str, current: int | None) -> ft.Control:
+def _cost_buttons(ctx: UiContext, slot: str, current: int | None, wrap: bool = True) -> ft.Control:
     btns: list[ft.Control] = []
     for c in range(4):
         async def set_cost(e: Any, c: int = c) -> None:
             await ctx.act({"type": "set_cost", "slot": slot, "cost": c})
         btns.append(kit.button(ctx.t("lutece.ui.cost_btn", slot=slot, cost=c), set_cost,
                                primary=current == c))
-    return ft.Row(btns, wrap=True, spacing=6)
+    return ft.Row(btns, wrap=wrap, tight=not wrap, spacing=6)
 
 
 # --------------------------------------------------------------------------- phone
@@ -157,12 +158,13 @@ def phone(ctx: UiContext) -> list[ft.Control]:
     out: list[ft.Control] = _head(ctx, v, 24)
     if v["phase"] == "choose":
         out.append(_phone_choose(ctx, v, me))
+        out.append(_table_cards(ctx, v, me))
     elif v["phase"] == "refill":
         out += _phone_refill(ctx, v, me)
     elif v["phase"] == "scoring":
         out += _score_form(ctx, v, me)
     out.append(_board(ctx, v, big=False))
-    out.append(_players(ctx, v, big=False))
+    out.append(_players(ctx, v, big=False, face_down=False))
     if v["phase"] != "choose":
         out += _resolution(ctx, v, big=False)
     return out
@@ -205,7 +207,9 @@ def _phone_choose(ctx: UiContext, v: dict[str, Any], me: dict[str, Any]) -> ft.C
         parts.append(ft.Row(boxes, wrap=True, spacing=8, run_spacing=8))
 
         async def play(e: Any) -> None:
-            cards = [hand[i] for i in sorted(ctx.local.get(key, []))]
+            # in the order ticked, not hand order: the order of the face-down cards (whose coins
+            # everyone sees) must not tell which cards they are
+            cards = [hand[i] for i in ctx.local.get(key, [])]
             await ctx.act({"type": "pick", "cards": cards})
         parts.append(kit.button(ctx.t("lutece.ui.play_cards"), play, icon=ft.Icons.STYLE, width=10_000))
     if pick:
@@ -235,6 +239,27 @@ def _phone_choose(ctx: UiContext, v: dict[str, Any], me: dict[str, Any]) -> ft.C
             await ctx.act({"type": "lock"})
         parts.append(kit.button(ctx.t("lutece.ui.lock"), lock, icon=ft.Icons.LOCK, width=10_000))
     return kit.card(*parts, bgcolor=SECRET_BG)
+
+
+def _table_cards(ctx: UiContext, v: dict[str, Any], me: dict[str, Any]) -> ft.Control:
+    """Public: everyone's face-down cards and (open bribes) the coins on them, live, next to my own."""
+    open_mode = v["options"]["bribes"] == "open"
+    rows: list[ft.Control] = [kit.title(ctx.t("lutece.ui.table_open" if open_mode else "lutece.ui.table_sealed"), 18)]
+    for p in v["players"]:
+        name = ctx.t("lutece.ui.you", name=p["name"]) if p["seat"] == me["seat"] else p["name"]
+        if not p["cards_down"]:
+            line = ctx.t("lutece.ui.fd_none", name=name)
+        elif p["stakes"] is None:
+            line = ctx.t("lutece.ui.fd_hidden", name=name)
+        else:
+            line = ctx.t("lutece.ui.fd_open", name=name, a=p["stakes"][0], b=p["stakes"][1])
+        items: list[ft.Control] = [kit.seat_dot(p["colour"] or ctx.colour(p["seat"]), 16),
+                                   ft.Text(line, size=17, expand=True,
+                                           weight=ft.FontWeight.W_600 if p["cards_down"] else None)]
+        if p["locked"]:
+            items.append(kit.pill(ctx.t("lutece.ui.ready"), ft.Colors.INDIGO_700))
+        rows.append(ft.Row(items, spacing=8))
+    return kit.card(*rows)
 
 
 def _pick_indices(hand: list[str], pick: list[str]) -> list[int]:
@@ -367,8 +392,8 @@ def host(ctx: UiContext) -> list[ft.Control]:
     if phase == "choose" and ctx.is_host:
         rows: list[ft.Control] = [kit.title(ctx.t("lutece.ui.costs_title"), 18),
                                   _sub(ctx.t("lutece.ui.costs_hint"), 14)]
-        for s in v["slots"]:
-            rows.append(_cost_buttons(ctx, s["id"], s["cost"]))
+        groups = [_cost_buttons(ctx, s["id"], s["cost"], wrap=False) for s in v["slots"]]
+        rows.append(ft.Row(groups, wrap=True, spacing=24, run_spacing=8))
         out.append(kit.card(*rows))
     out += _log(ctx, v)
     return out
