@@ -5,6 +5,8 @@ phones, laurels land secretly on the right phones, a private hand-over, and a Ca
 from __future__ import annotations
 
 import asyncio
+import re
+import time
 from typing import Any
 
 from tests.browser.helpers import HOST, eventually, open_screen, page_text, read_qr, see, tap, type_into
@@ -29,7 +31,9 @@ async def _pick_dropdown(page: Any, index: int, option: str) -> None:
     await tap(page, option, exact=True)
 
 
-async def test_quovadis_three_phones(browser, server, shots):
+async def _open_table(browser: Any, server: Any) -> tuple[Any, Any, list[Any]]:
+    """Host creates a 3-player Quo Vadis table (default options), three phones join by the QR
+    code and the host starts: returns (host context, host page, [Ann, Bob, Cy])."""
     host_ctx, host = await open_screen(browser, server.base + "/", HOST)
     await see(host, "Create table")
     await _pick_dropdown(host, 0, "Quo Vadis")
@@ -39,19 +43,24 @@ async def test_quovadis_three_phones(browser, server, shots):
     await see(host, "Scan with your phone")
     join_url = await read_qr(host)
 
-    phones = []
-    for i, name in enumerate(NAMES):
+    async def join(i: int, name: str) -> Any:
         ctx, ph = await open_screen(browser, join_url)
         await type_into(ph, "Your name", name)
         await tap(ph, f"Sit as Player {i + 1}")
         await see(ph, "Waiting for the host to start")
-        phones.append(ph)
-    ann, bob, cy = phones
+        return ph
+    phones = list(await asyncio.gather(*(join(i, name) for i, name in enumerate(NAMES))))
     await see(host, "Cy")
     await tap(host, "Start")
     for ph in phones:
         await see(ph, "Your laurels: 0")
-    await see(ann, "Your turn")
+    await see(phones[0], "Your turn")
+    return host_ctx, host, phones
+
+
+async def test_quovadis_three_phones(browser, server, shots):
+    host_ctx, host, phones = await _open_table(browser, server)
+    ann, bob, cy = phones
 
     for ph in phones:  # one action each: a senator into committee 1 (5 seats)
         await tap(ph, "Place in 1", exact=True)
@@ -106,3 +115,122 @@ async def test_quovadis_three_phones(browser, server, shots):
 async def _text_with(page: Any, needle: str) -> str | bool:
     text = await page_text(page)
     return text if needle in text else False
+
+
+# The shortest game to the scorer (found by a breadth-first search over the rules engine with
+# Caesar on his start space 9 » Senate, which lets a senator in 9 enter the Senate without a
+# vote): 24 turns. Route 1 » 5 » 9 » Senate needs 3 senators present in committee 1 (3 of 5),
+# route 2 » 6 » 9 » Senate needs 2 present in committee 6 (2 of 3); 5 and 2 hold one senator.
+# (seat, "place", node) or (seat, "move", from, to); the turn order is Ann, Bob, Cy, Ann, …
+FULL_GAME: list[tuple[Any, ...]] = [
+    (0, "place", 1), (1, "place", 1), (2, "place", 1),
+    (0, "place", 1), (1, "place", 2), (2, "place", 1),
+    (0, "move", 1, 5), (1, "move", 2, 6), (2, "place", 2),
+    (0, "move", 5, 9), (1, "move", 1, 5), (2, "move", 2, 6),
+    (0, "move", 9, 13), (1, "move", 5, 9), (2, "place", 2),
+    (0, "move", 1, 5), (1, "move", 6, 9), (2, "move", 2, 6),
+    (0, "move", 5, 9), (1, "move", 9, 13), (2, "move", 6, 9),
+    (0, "move", 9, 13), (1, "move", 9, 13), (2, "move", 9, 13),
+]
+YOUR_TURN = "Your turn – choose one action"
+
+
+async def _button_names(page: Any) -> list[str]:
+    """The names of every button the phone shows now (its accessibility tree)."""
+    return [n.strip() for n in await page.get_by_role("button").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label') || e.innerText || '')")]
+
+
+async def _laurels(page: Any) -> int:
+    text = await eventually(lambda: _text_with(page, "Your laurels: "))
+    return int(text.split("Your laurels: ", 1)[1].split()[0])
+
+
+async def _voters(host: Any, a: int, b: int) -> list[str]:
+    """The names the host's vote card is waiting for ("Waiting for: Bob, Cy")."""
+    await see(host, f"wants to move from {a} to {b}")
+    text = await eventually(lambda: _text_with(host, "Waiting for: "), timeout=60)
+    return [n.strip() for n in text.split("Waiting for: ", 1)[1].split("\n", 1)[0].split(",")]
+
+
+async def _vote_yes(voter: Any) -> None:
+    await see(voter, "Your vote (senators: ")
+    await tap(voter, "Yes", exact=True)
+
+
+async def test_quovadis_full_game_to_scorer(browser, server, shots):
+    """Three phones and the host play the shortest game until the fifth Senate seat is filled;
+    every screen then shows the scorer: all totals (equal to what each phone showed secretly),
+    who qualified, the order of arrival and the winner by the rules' tie-break."""
+    t0 = time.time()
+
+    def progress(msg: str) -> None:
+        print(f"[quovadis {time.time() - t0:6.1f}s] {msg}", flush=True)
+
+    host_ctx, host, phones = await _open_table(browser, server)
+    progress("table started")
+    secret: list[int] = [0, 0, 0]
+    arrivals: list[int] = []
+    for turn, (seat, kind, *where) in enumerate(FULL_GAME, 1):
+        me = phones[seat]
+        if turn == len(FULL_GAME):  # the totals just before the last move (a Caesar move: no laurel)
+            await see(me, YOUR_TURN)
+            secret = [await _laurels(ph) for ph in phones]
+        # The button as the phone names it; it appears only when it is this phone's turn.
+        if kind == "place":
+            pattern = f"^Place in {where[0]}$"
+        else:
+            a, b = where  # "1 » 5 · vote: 3 yes, 1 yours · laurel 4" (not Caesar's "1 » 5 (laurel 4)")
+            pattern = "^" + re.escape(f"{a} » {'Senate' if b == 13 else b} · ")
+        btn = me.get_by_role("button", name=re.compile(pattern))
+        await btn.first.wait_for(timeout=90_000)
+        assert await btn.count() == 1, pattern
+        label = (await btn.get_attribute("aria-label") or await btn.inner_text()).strip()
+        if turn == len(FULL_GAME):
+            assert "Caesar: no vote, no laurel" in label  # so the totals above are the final ones
+        await btn.click()
+        progress(f"turn {turn}: {NAMES[seat]} taps “{label}”")
+        if kind == "move" and "vote:" in label:
+            asked = await _voters(host, a, b)
+            assert asked and NAMES[seat] not in asked and set(asked) <= set(NAMES), asked
+            await asyncio.gather(*(_vote_yes(phones[NAMES.index(n)]) for n in asked))
+            progress(f"  vote: {', '.join(asked)} answered yes")
+        if kind == "move" and b == 13:
+            arrivals.append(seat)
+        if kind == "move" and "+ Caesar" in label and "Caesar: no vote" not in label:
+            # the face-up chip was a Caesar chip (random): its taker may move Caesar; he stays on
+            # 9 » Senate, where the plan needs him
+            await see(me, "Your Caesar chip: move Caesar")
+            await tap(me, "Leave Caesar where he is")
+            progress(f"  {NAMES[seat]} took a Caesar chip and leaves Caesar where he is")
+    progress("fifth Senate seat filled")
+
+    # The scorer on every screen, phones and host alike.
+    totals = {NAMES[s]: secret[s] for s in range(3)}
+    first = {NAMES[s]: arrivals.index(s) + 1 for s in range(3) if s in arrivals}
+    best = max(totals[n] for n in first)
+    winner = min((n for n in first if totals[n] == best), key=lambda n: first[n])
+    order = ", ".join(NAMES[s] for s in arrivals)
+    ranking = sorted(first, key=lambda n: (-totals[n], first[n]))
+    ranking += sorted((n for n in NAMES if n not in first), key=lambda n: (-totals[n], NAMES.index(n)))
+    for screen in [host, *phones]:
+        await see(screen, f"{winner} wins!", timeout=90_000)
+        text = await page_text(screen)
+        for rank, name in enumerate(ranking, 1):
+            assert f"{rank}. {name} – laurels: {totals[name]}" in text, (name, text)
+        for no in first.values():
+            assert f"In the Senate (first arrival: no. {no})" in text
+        for name in NAMES:
+            if name not in first:
+                assert "No senator in the Senate – cannot win" in text
+        assert f"Arrivals in the Senate: {order}" in text
+        assert YOUR_TURN not in text and "Place in" not in text
+    progress(f"scorer on all 4 screens: {winner} wins, totals {totals}, arrivals {order}")
+    await phones[0].screenshot(path=str(shots / "quovadis-scorer-phone.png"))
+    await host.screenshot(path=str(shots / "quovadis-scorer-host.png"))
+    await host_ctx.close()
+
+
+async def _one_of(page: Any, needles: list[str]) -> str | bool:
+    text = await page_text(page)
+    return next((n for n in needles if n in text), False)
