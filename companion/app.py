@@ -20,7 +20,7 @@ from companion import i18n
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore, SQLiteStore, StoreError
 from companion.ui.screens import Server, qr_png, session_main
-from companion.web import StaticCompression, boot_files, encodings_from_env, web_dir
+from companion.web import StaticCompression, boot_files, encodings_from_env, shared_cache_dir, web_dir
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 # Measured in benchmarks/phone_join.py (docs/BENCHMARKS.md): see RENDERER_WHY.
@@ -38,7 +38,11 @@ def web_renderer() -> WebRenderer:
 
 
 def static_cache_dir(hub: Hub) -> Path:
-    """Compressed copies of the web client: in the (private) data directory, else a fresh temp dir."""
+    """Compressed copies of the web client: the per-user cache (~/.cache/tabletop-companion, shared
+    by every server of this user), else the (private) data directory, else a fresh temp dir."""
+    shared = shared_cache_dir()
+    if shared is not None:
+        return shared
     data_dir = getattr(hub.store, "dir", None)
     if isinstance(data_dir, Path):
         d = data_dir / "cache" / "web"

@@ -34,6 +34,7 @@ import re
 import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,7 @@ FONT_MANIFEST = "/assets/FontManifest.json"
 TABLE_PAGE = re.compile(r"^/(?:t|host)/([A-Za-z]{2,12})/?$")
 TABLE_WS = re.compile(r"^/ws/([A-Za-z]{2,12})$")
 WS_ENDPOINT = re.compile(r'flet\.webSocketEndpoint="[^"]*";')
+BUSY_TIMEOUT = 1800  # seconds after which an unfinished compression by another process is retried
 MIN_SIZE = 1024  # smaller files are sent as they are
 WORTH = 0.92  # keep a compressed copy only if it is at most this fraction of the original
 
@@ -96,8 +98,17 @@ def _zstd(src: Path, dst: Path) -> None:
     exe = shutil.which("zstd")
     if exe is None:
         raise OSError("zstd not installed")
+    # lowest CPU priority: the compression runs once per machine, in the background
     subprocess.run([exe, "-19", "-q", "-f", "-o", str(dst), str(src)], check=True, stdin=subprocess.DEVNULL,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1800,
+                   preexec_fn=_lowest_priority if os.name == "posix" else None)
+
+
+def _lowest_priority() -> None:
+    try:
+        os.nice(19)
+    except OSError:
+        pass
 
 
 def _brotli(src: Path, dst: Path) -> None:
@@ -212,6 +223,20 @@ class StaticCompression:
                 return dst
             dst.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             tmp = dst.with_name(f"{dst.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+            claim = dst.with_name(dst.name + ".busy")  # one process at a time compresses a file
+            try:
+                fd = os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+                os.close(fd)
+            except FileExistsError:
+                try:
+                    if time.time() - claim.stat().st_mtime < BUSY_TIMEOUT:
+                        return None  # another server is on it; send another encoding meanwhile
+                    claim.unlink(missing_ok=True)  # stale (a killed server): the next request retries
+                    return None
+                except OSError:
+                    return None
+            except OSError:
+                return None
             try:
                 self._encoders[enc](f, tmp)
                 if tmp.stat().st_size > WORTH * st.st_size:
@@ -224,6 +249,8 @@ class StaticCompression:
             except (OSError, subprocess.SubprocessError):
                 tmp.unlink(missing_ok=True)
                 return None
+            finally:
+                claim.unlink(missing_ok=True)
 
     def ready(self, rel: str, f: Path, st: os.stat_result, enc: str) -> Path | None:
         dst = self._cache_path(rel, f, st, enc)
@@ -401,6 +428,26 @@ class StaticCompression:
                     message = {**message, "headers": hs}
             await send(message)
         return wrapped
+
+
+def shared_cache_dir() -> Path | None:
+    """Per-user cache shared by every server on this machine (tests start many): the compressed
+    copies are made once per flet-web version, not once per data directory."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    try:
+        from flet_web.version import version as flet_web_version
+    except ImportError:
+        flet_web_version = "unknown"
+    d = Path(base) / "tabletop-companion" / f"web-{flet_web_version}"
+    try:
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not os.access(d, os.W_OK):
+            return None
+        if os.name == "posix" and d.stat().st_uid != os.getuid():
+            return None
+        return d
+    except OSError:
+        return None
 
 
 def web_dir() -> Path:
