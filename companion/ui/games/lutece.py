@@ -297,15 +297,22 @@ def _score_form(ctx: UiContext, v: dict[str, Any], me: dict[str, Any] | None, fo
     cur = (me or {}).get("score")
     fields: list[ft.Control] = []
     tfs: dict[str, ft.TextField] = {}
+    # The fields of the previous frame: Flet writes a typed value into the control before the
+    # change handler runs, so a rebuild in between (another player sends a card) must take the
+    # value from there, or it would send "" and wipe what this player just typed.
+    prev: dict[str, ft.TextField] = loc.setdefault("_fields", {})
     for f in [*RESOURCES, "places"]:
         label = ctx.t("lutece.score.places") if f == "places" else ctx.t(f"lutece.res.{f}")
         default = "" if cur is None else str(cur[f])
-        tf = ft.TextField(label=label, value=loc.get(f, default), keyboard_type=ft.KeyboardType.NUMBER,
+        old = prev.get(f)
+        typed = old.value if old is not None and old.value else None
+        tf = ft.TextField(label=label, value=typed or loc.get(f, default), keyboard_type=ft.KeyboardType.NUMBER,
                           text_size=22, width=160)
 
         def changed(e: Any, f: str = f) -> None:
             loc[f] = e.control.value or ""
         tf.on_change = changed
+        prev[f] = tf
         tfs[f] = tf
         fields.append(tf)
     head: list[ft.Control] = []
@@ -324,7 +331,7 @@ def _score_form(ctx: UiContext, v: dict[str, Any], me: dict[str, Any] | None, fo
             except (TypeError, ValueError):
                 action["for"] = None
         for f, tf in tfs.items():
-            raw = str(loc.get(f, tf.value) or "").strip()
+            raw = str(tf.value or loc.get(f) or "").strip()
             try:
                 action[f] = int(raw)
             except ValueError:
