@@ -59,10 +59,21 @@ async def _fill(page: Any, label: str, value: str) -> None:
     raise AssertionError(f"could not type {value!r} into {label!r}")
 
 
+async def _top_shot(page: Any, path: Any) -> None:
+    """The screen as the player sees it from its top (taps may have scrolled it)."""
+    size = page.viewport_size
+    await page.mouse.move(size["width"] / 2, size["height"] / 2)
+    await page.mouse.wheel(0, -20_000)
+    await asyncio.sleep(1.0)
+    await page.screenshot(path=str(path))
+
+
 async def tall_shot(page: Any, path: Any, width: int, height: int) -> None:
     """The screen scrolls inside the canvas: a tall viewport shows all of it in one picture."""
     old = page.viewport_size
     await page.set_viewport_size({"width": width, "height": height})
+    await page.mouse.move(width / 2, height / 2)
+    await page.mouse.wheel(0, -20_000)  # taps scrolled the screen: show it from its top
     await asyncio.sleep(1.5)
     await page.screenshot(path=str(path))
     await page.set_viewport_size(old)
@@ -186,9 +197,11 @@ class _Player:
         pick = self.choose(names)
         if pick is None:
             return None
-        if self.shots is not None and pick.startswith(("Plan ", "Roman plan ")) and not self.shots[1]:
-            self.shots[1].append(pick)  # the first offer to fulfil a plan: what the player sees then
-            await tall_shot(self.page, self.shots[0] / "lutetia-fulfil-phone.png", 412, 1300)
+        if self.shots is not None:  # the first secret choice and the first offer to fulfil a plan
+            for kind, prefixes in (("vote-sealed", ("10: ",)), ("fulfil", ("Plan ", "Roman plan "))):
+                if pick.startswith(prefixes) and kind not in self.shots[1]:
+                    self.shots[1].append(kind)
+                    await _top_shot(self.page, self.shots[0] / f"lutetia-{kind}-phone.png")
         await button(self.page, pick, exact=True).first.click(timeout=20_000)
         kind = pick.split(":")[0].split(" with")[0].split()[0]
         self.counts[kind] = self.counts.get(kind, 0) + 1

@@ -262,14 +262,23 @@ def _todo(ctx: UiContext, v: dict[str, Any]) -> list[ft.Control]:
         if me["locked"]:
             return out + [kit.card(ft.Text(ctx.t("lutetia.ui.locked", card=shown), size=20,
                                            weight=ft.FontWeight.BOLD), bgcolor=SECRET_BG)]
-        parts = [kit.title(ctx.t("lutetia.ui.choose_card"), 20),
-                 _sub(ctx.t("lutetia.ui.track", m=v["miraculix"], a=v["asterix"]), 16)]
+        parts = [kit.title(ctx.t("lutetia.ui.choose_card"), 20)]  # (the header above says where Asterix is)
+        # one row per card: with sealed declarations its "for" and "against" side by side
+        rows: dict[str, list[ft.Control]] = {}
         for a in legal:
             if a["type"] != "choose":
                 continue
-            label = _choice_text(ctx, a)
             selected = chosen is not None and chosen["card"] == a["card"] and chosen["side"] == a.get("side")
-            parts.append(_action_button(ctx, label, a, primary=selected, icon=ft.Icons.CHECK if selected else None))
+            if a.get("side"):  # half a phone wide: the card's short name ("M: against")
+                label = ctx.t("lutetia.ui.card_side", card=a["card"], side=ctx.t(f"lutetia.side.{a['side']}"))
+                colour = ft.Colors.GREEN_800 if a["side"] == "for" else ft.Colors.RED_800
+                b = _half_button(ctx, label, a, selected, colour)
+            else:
+                b = _action_button(ctx, _choice_text(ctx, a), a, primary=selected,
+                                   icon=ft.Icons.CHECK if selected else None)
+            rows.setdefault(a["card"], []).append(b)
+        for row in rows.values():
+            parts.append(ft.Row(row, spacing=8) if len(row) > 1 else row[0])
         if chosen:
             parts.append(ft.Text(ctx.t("lutetia.ui.chosen", card=shown), size=18, weight=ft.FontWeight.W_600))
             parts.append(_action_button(ctx, ctx.t("lutetia.ui.lock"), {"type": "lock"}))
@@ -313,6 +322,13 @@ def _todo(ctx: UiContext, v: dict[str, Any]) -> list[ft.Control]:
             out.append(kit.card(ft.Text(ctx.t("lutetia.ui.waiting_others", n=v["waiting"]), size=18)))
         return out
     return out
+
+
+def _half_button(ctx: UiContext, label: str, action: dict[str, Any], selected: bool, colour: str) -> ft.Control:
+    async def go(e: Any) -> None:
+        await ctx.act(action)
+    return kit.button(label, go, primary=selected, colour=colour, expand=True,
+                      icon=ft.Icons.CHECK if selected else None)
 
 
 def _sized(control: ft.Control, width: int) -> ft.Control:
