@@ -1,0 +1,109 @@
+"""Phones drop and come back during a sealed vote (reload, a new tab, the browser closed and
+reopened with its storage, offline then online): every phone is back on its own seat with its own
+choice, and every screen shows the same round and the same reveal.
+
+By default one round (each phone drops once, one of each kind: ~2 min here). RECONNECT_ROUNDS=13
+gives 52 drops and two server SIGKILL/restarts (rounds 4 and 9) – too slow for CI on a busy machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from typing import Any
+
+from tests.browser.helpers import HOST, PHONE, enable_semantics, open_screen, read_qr, see, tap, type_into
+
+NAMES = ["Ana", "Ben", "Cleo", "Dan"]
+CHOICES = ["Yes", "No", "Abstain"]
+ROUNDS = int(os.environ.get("RECONNECT_ROUNDS", "1"))  # x 4 phones; RECONNECT_ROUNDS=13 gives 52 disconnects
+KILL_ROUNDS = {4, 9}  # (with RECONNECT_ROUNDS > 4)
+
+
+class Phone:
+    def __init__(self, browser: Any, ctx: Any, page: Any, url: str) -> None:
+        self.browser, self.ctx, self.page, self.url = browser, ctx, page, url
+
+    async def reopen(self, kind: str) -> None:
+        if kind == "reload":
+            await self.page.reload()
+        elif kind == "new_tab":
+            await self.page.close()
+            self.page = await self.ctx.new_page()
+            await self.page.goto(self.url)
+        elif kind == "browser":  # closed and reopened: the browser keeps its storage
+            state = await self.ctx.storage_state()
+            await self.ctx.close()
+            self.ctx = await self.browser.new_context(viewport=PHONE, storage_state=state)
+            self.page = await self.ctx.new_page()
+            await self.page.goto(self.url)
+        elif kind == "offline":
+            await self.ctx.set_offline(True)
+            await asyncio.sleep(1.0)
+            await self.ctx.set_offline(False)
+            await self.page.reload()
+        await enable_semantics(self.page)
+
+
+def log(msg: str) -> None:
+    print(f"{time.strftime('%H:%M:%S')} {msg}", flush=True)
+
+
+KINDS = ["reload", "new_tab", "browser", "offline"]
+
+
+async def test_phones_drop_and_return_52_times(browser: Any, server: Any) -> None:
+    t0 = time.time()
+    host_ctx, host = await open_screen(browser, server.base + "/", HOST)
+    await tap(host, "Create table")
+    await see(host, "Scan with your phone")
+    url = await read_qr(host)
+    code = url.rsplit("/", 1)[1]
+    phones: list[Phone] = []
+    for i, name in enumerate(NAMES):
+        ctx, page = await open_screen(browser, url)
+        await type_into(page, "Your name", name)
+        await tap(page, f"Sit as Player {i + 1}")
+        await see(page, "Waiting for the host to start")
+        phones.append(Phone(browser, ctx, page, url))
+    await see(host, "Dan")
+    await tap(host, "Start")
+    events = 0
+    for r in range(ROUNDS):
+        picks = [CHOICES[(r + i) % 3] for i in range(4)]
+        log(f"round {r}")
+        await asyncio.gather(*[see(p.page, "Lock my choice") for p in phones])
+        for p, c in zip(phones, picks, strict=True):
+            await tap(p.page, c, exact=True)
+        await asyncio.gather(*[see(p.page, f"Your choice: {c}") for p, c in zip(phones, picks, strict=True)])
+        for p in phones[:2]:
+            await tap(p.page, "Lock my choice")
+        await asyncio.gather(*[see(p.page, "Locked in:") for p in phones[:2]])
+        if r in KILL_ROUNDS:  # the host laptop dies mid-round; every screen opens the table again
+            server.kill()
+            server.start()
+            kinds = ["new_tab"] * 4
+            await host.close()
+            host = await host_ctx.new_page()
+            await host.goto(f"{server.base}/host/{code}")
+            await enable_semantics(host)
+        else:
+            kinds = [KINDS[(r + i) % 4] for i in range(4)]
+        log(f"reopen {kinds}")
+        await asyncio.gather(*[p.reopen(k) for p, k in zip(phones, kinds, strict=True)])
+        log("reopened")
+        events += 4
+        # every phone is back on its own seat with its own (locked or open) choice
+        await asyncio.gather(*[see(p.page, n) for p, n in zip(phones, NAMES, strict=True)])
+        await asyncio.gather(*[see(p.page, "Locked in:") for p in phones[:2]])
+        await asyncio.gather(*[see(p.page, f"Your choice: {c}") for p, c in zip(phones[2:], picks[2:], strict=True)])
+        await see(host, "2 of 4 have locked")
+        for p in phones[2:]:
+            await tap(p.page, "Lock my choice")
+        tally = "Tally: " + "  ·  ".join(f"{c}: {picks.count(c)}" for c in CHOICES)
+        await asyncio.gather(*[see(x, tally) for x in [host, *[p.page for p in phones]]])
+        await tap(host, "Ask")
+    assert events == 4 * ROUNDS
+    kills = len([r for r in range(ROUNDS) if r in KILL_ROUNDS])
+    print(f"RECONNECT-REPORT events={events} server_kills={kills} seconds={time.time() - t0:.0f}")
