@@ -43,13 +43,13 @@ async def _open_table(browser: Any, server: Any) -> tuple[Any, Any, list[Any]]:
     await see(host, "Scan with your phone")
     join_url = await read_qr(host)
 
-    async def join(i: int, name: str) -> Any:
-        ctx, ph = await open_screen(browser, join_url)
+    # load the three phones at once, then sit down one after the other (a seat taken re-draws
+    # the other join screens, which would move a button under a concurrent tap)
+    phones = [ph for _ctx, ph in await asyncio.gather(*(open_screen(browser, join_url) for _ in NAMES))]
+    for i, (ph, name) in enumerate(zip(phones, NAMES, strict=True)):
         await type_into(ph, "Your name", name)
         await tap(ph, f"Sit as Player {i + 1}")
         await see(ph, "Waiting for the host to start")
-        return ph
-    phones = list(await asyncio.gather(*(join(i, name) for i, name in enumerate(NAMES))))
     await see(host, "Cy")
     await tap(host, "Start")
     for ph in phones:
@@ -218,15 +218,30 @@ async def test_quovadis_full_game_to_scorer(browser, server, shots):
         text = await page_text(screen)
         for rank, name in enumerate(ranking, 1):
             assert f"{rank}. {name} – laurels: {totals[name]}" in text, (name, text)
-        for no in first.values():
-            assert f"In the Senate (first arrival: no. {no})" in text
+        assert "The Senate is full – the game is over." in text
+        for name, no in first.items():
+            count = arrivals.count(NAMES.index(name))
+            assert f"Qualified · senators in the Senate: {count} · first arrived as no. {no}" in text, name
         for name in NAMES:
             if name not in first:
                 assert "No senator in the Senate – cannot win" in text
-        assert f"Arrivals in the Senate: {order}" in text
+        lines = [line.strip() for line in text.split("\n")]
+        assert "Order of arrival in the Senate" in lines
+        for i, s in enumerate(arrivals, 1):
+            assert f"{i}. {NAMES[s]}" in lines, (i, lines)
         assert YOUR_TURN not in text and "Place in" not in text
     progress(f"scorer on all 4 screens: {winner} wins, totals {totals}, arrivals {order}")
-    await phones[0].screenshot(path=str(shots / "quovadis-scorer-phone.png"))
+    ann = phones[0]  # back to the top of the page (the taps scrolled it down)
+    await ann.mouse.move(200, 400)
+    for _ in range(4):
+        await ann.mouse.wheel(0, -3000)
+        await asyncio.sleep(0.3)
+    await see(ann, "The Senate is full – the game is over.")
+    await asyncio.sleep(1)
+    await ann.screenshot(path=str(shots / "quovadis-scorer-phone.png"))
+    # the host's scorer sits below the join card and the seat list: a taller window shows it whole
+    await host.set_viewport_size({"width": 1280, "height": 1500})
+    await asyncio.sleep(2)
     await host.screenshot(path=str(shots / "quovadis-scorer-host.png"))
     await host_ctx.close()
 

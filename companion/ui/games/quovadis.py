@@ -159,13 +159,11 @@ def _vote_card(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control | Non
 
 # --------------------------------------------------------------------------- phone --
 def _secret_card(ctx: UiContext, me: dict[str, Any]) -> ft.Control:
-    chips = " · ".join(_chip_text(ctx, c) for c in me["chips"]) or ctx.t("quovadis.ui.no_chips")
     return kit.card(
         ft.Row([ft.Icon(ft.Icons.LOCK, size=20),
                 ft.Text(ctx.t("quovadis.ui.your_laurels", n=me["total"]), size=24,
                         weight=ft.FontWeight.BOLD, expand=True)], spacing=8),
-        ft.Text(ctx.t("quovadis.ui.breakdown", chips=chips, support=me["support"], received=me["received"],
-                      given=me["given"]), size=15),
+        ft.Text(_breakdown(ctx, me), size=15),
         ft.Text(ctx.t("quovadis.ui.reserve", n=me["reserve"]), size=16),
         ft.Text(ctx.t("quovadis.ui.secret_note"), size=13, color=MUTED),
         bgcolor=SECRET_BG)
@@ -369,34 +367,48 @@ def host(ctx: UiContext) -> list[ft.Control]:
 
 
 # -------------------------------------------------------------------------- result --
+def _breakdown(ctx: UiContext, b: dict[str, Any]) -> str:
+    """E.g. "Chips: laurel 3 · laurel 2 · support +2"; parts that are zero are left out."""
+    chips = " · ".join(_chip_text(ctx, c) for c in b["chips"]) or ctx.t("quovadis.ui.no_chips")
+    parts = [ctx.t("quovadis.ui.bd_chips", chips=chips)]
+    for key, field in (("quovadis.ui.bd_support", "support"), ("quovadis.ui.bd_received", "received"),
+                       ("quovadis.ui.bd_given", "given")):
+        if b[field]:
+            parts.append(ctx.t(key, n=b[field]))
+    return " · ".join(parts)
+
+
 def result(ctx: UiContext) -> list[ft.Control]:
     v = ctx.view
     r = v.get("result")
     if not r:
         return [ft.Text(ctx.t("quovadis.ui.no_result"), size=18)]
-    out: list[ft.Control] = []
+    out: list[ft.Control] = [ft.Text(ctx.t("quovadis.log.end"), size=18, weight=ft.FontWeight.BOLD)]
     if r["winner"] is not None:
-        out.append(kit.card(kit.title(ctx.t("quovadis.ui.winner", player=ctx.name(r["winner"])), 30),
-                            bgcolor=ft.Colors.AMBER_100))
-    if r["tie_break"] == "arrival":
-        out.append(ft.Text(ctx.t("quovadis.ui.tie_note"), size=16, italic=True))
+        head: list[ft.Control] = [
+            ft.Row([kit.seat_dot(ctx.colour(r["winner"]), 30),
+                    kit.title(ctx.t("quovadis.ui.winner", player=ctx.name(r["winner"])), 30)], spacing=12),
+            ft.Text(ctx.t("quovadis.ui.win_rule"), size=16)]
+        if r["tie_break"] == "arrival":
+            head.append(ft.Text(ctx.t("quovadis.ui.tie_note"), size=16, italic=True))
+        out.append(kit.card(*head, bgcolor=ft.Colors.AMBER_100))
     rows: list[ft.Control] = []
     for row in r["ranking"]:
-        b = row["breakdown"]
-        chips = " · ".join(_chip_text(ctx, c) for c in b["chips"]) or ctx.t("quovadis.ui.no_chips")
-        status = (ctx.t("quovadis.ui.qualified", n=row["first_arrival"] + 1) if row["qualified"]
-                  else ctx.t("quovadis.ui.not_qualified"))
+        status = (ctx.t("quovadis.ui.qualified", count=row["in_senate"], n=row["first_arrival"] + 1)
+                  if row["qualified"] else ctx.t("quovadis.ui.not_qualified"))
         rows.append(ft.Row([
             kit.seat_dot(ctx.colour(row["seat"]), 22),
             ft.Column([
                 ft.Text(ctx.t("quovadis.ui.rank_row", rank=row["rank"], player=row["name"], total=row["total"]),
                         size=20, weight=ft.FontWeight.BOLD),
-                ft.Text(status, size=15, color=ft.Colors.GREEN_800 if row["qualified"] else ft.Colors.RED_800),
-                ft.Text(ctx.t("quovadis.ui.breakdown", chips=chips, support=b["support"],
-                              received=b["received"], given=b["given"]), size=14, color=MUTED),
+                ft.Text(status, size=16, color=ft.Colors.GREEN_800 if row["qualified"] else ft.Colors.RED_800),
+                ft.Text(_breakdown(ctx, row["breakdown"]), size=15, color=MUTED),
             ], spacing=2, tight=True, expand=True),
         ], vertical_alignment=ft.CrossAxisAlignment.START))
     out.append(kit.card(*rows))
-    out.append(ft.Text(ctx.t("quovadis.ui.arrival", names=_names(ctx, r["arrival"])), size=16))
+    arrivals: list[ft.Control] = [kit.title(ctx.t("quovadis.ui.arrival_title"), 18)]
+    arrivals += [ft.Row([kit.seat_dot(ctx.colour(s), 16), ft.Text(f"{i}. {ctx.name(s)}", size=17)], spacing=8)
+                 for i, s in enumerate(r["arrival"], 1)]
+    out.append(kit.card(*arrivals))
     out.append(_log(ctx, v["log"], "quovadis.ui.log", 8, 15))
     return out
