@@ -64,7 +64,7 @@ async def _top_shot(page: Any, path: Any) -> None:
     size = page.viewport_size
     await page.mouse.move(size["width"] / 2, size["height"] / 2)
     await page.mouse.wheel(0, -20_000)
-    await asyncio.sleep(1.0)
+    await asyncio.sleep(3.0)  # on a busy machine the canvas paints well after the accessibility tree
     await page.screenshot(path=str(path))
 
 
