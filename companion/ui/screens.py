@@ -430,10 +430,12 @@ class Screen:
         url = self.server.join_url(t.code)
         if self.role == "watch":
             out.append(kit.card(ft.Text(self.t("ui.host.no_key"), size=16), bgcolor=ft.Colors.AMBER_50))
-        qr = ft.Image(src=qr_png(url), width=260, height=260, semantics_label=self.t("ui.host.qr"))
+        big = t.phase == "lobby"  # once the game runs, the join card shrinks so the game gets the space
+        qr = ft.Image(src=qr_png(url), width=260 if big else 130, height=260 if big else 130,
+                      semantics_label=self.t("ui.host.qr"))
         join = ft.Column([
             ft.Text(self.t("ui.host.scan"), size=18),
-            ft.Text(t.code, size=64, weight=ft.FontWeight.BOLD, selectable=True,
+            ft.Text(t.code, size=64 if big else 36, weight=ft.FontWeight.BOLD, selectable=True,
                     semantics_label=f"{self.t('ui.host.code')} {t.code}"),
             ft.Text(url, size=18, selectable=True),
             *[ft.Text(f"{self.t('ui.host.other_address')} {b}/t/{t.code}", size=13,
@@ -441,7 +443,7 @@ class Screen:
         ], spacing=4, tight=True)
         if t.phase != "ended":
             out.append(kit.card(ft.Row([qr, join], wrap=True, spacing=20)))
-        out.append(self.seat_panel(host=self.role == "host"))
+            out.append(self.seat_panel(host=self.role == "host"))
         if self.role == "host":
             out.append(self.host_controls())
         if t.phase == "lobby":
