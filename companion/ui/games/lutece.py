@@ -464,23 +464,24 @@ def result(ctx: UiContext) -> list[ft.Control]:
     if res.get("tie_break_key"):
         out.append(ft.Text(ctx.t(res["tie_break_key"]), size=17, italic=True))
     # table
-    cols = [ft.DataColumn(ft.Text("#")), ft.DataColumn(ft.Text(ctx.t("lutece.ui.player")))]
+    # the total right after the name: on a phone the rest of the table scrolls sideways
+    cols = [ft.DataColumn(ft.Text("#")), ft.DataColumn(ft.Text(ctx.t("lutece.ui.player"))),
+            ft.DataColumn(ft.Text(ctx.t("lutece.score.total")), numeric=True)]
     for r in RESOURCES:
         cols.append(ft.DataColumn(ft.Text(ctx.t(f"lutece.res.{r}")), numeric=True))
     cols += [ft.DataColumn(ft.Text(ctx.t("lutece.score.places")), numeric=True),
-             ft.DataColumn(ft.Text(ctx.t("lutece.score.gold_points")), numeric=True),
-             ft.DataColumn(ft.Text(ctx.t("lutece.score.total")), numeric=True)]
+             ft.DataColumn(ft.Text(ctx.t("lutece.score.gold_points")), numeric=True)]
     rows = []
     for i in res["ranking"]:
         p = players[i]
-        cells = [ft.DataCell(ft.Text(str(p["rank"]))), ft.DataCell(ft.Text(p["name"], weight=ft.FontWeight.BOLD))]
+        cells = [ft.DataCell(ft.Text(str(p["rank"]))), ft.DataCell(ft.Text(p["name"], weight=ft.FontWeight.BOLD)),
+                 ft.DataCell(ft.Text(str(p["total"]), weight=ft.FontWeight.BOLD))]
         for r in RESOURCES:
             rr = p["resources"][r]
             cells.append(ft.DataCell(ft.Text(ctx.t("lutece.ui.count_points", count=rr["count"],
                                                    points=rr["points"]))))
         cells += [ft.DataCell(ft.Text(str(p["places"]))),
-                  ft.DataCell(ft.Text(ctx.t("lutece.ui.gold_points", gold=p["gold"], points=p["gold_points"]))),
-                  ft.DataCell(ft.Text(str(p["total"]), weight=ft.FontWeight.BOLD))]
+                  ft.DataCell(ft.Text(ctx.t("lutece.ui.gold_points", gold=p["gold"], points=p["gold_points"])))]
         rows.append(ft.DataRow(cells=cells))
     out.append(kit.card(ft.Row([ft.DataTable(columns=cols, rows=rows, column_spacing=16)],
                                scroll=ft.ScrollMode.AUTO), _sub(ctx.t("lutece.ui.cells"), 14)))
@@ -504,7 +505,8 @@ def _chart(ctx: UiContext, res: dict[str, Any]) -> ft.Control:
     chart = res["chart"]
     best = max([p["total"] for p in res["players"]] + [1])
     rows: list[ft.Control] = []
-    for i, label in enumerate(chart["labels"]):
+    for i in res["ranking"]:  # same order as the table
+        label = chart["labels"][i]
         segs: list[ft.Control] = []
         for s in chart["series"]:
             val = s["values"][i]
