@@ -74,7 +74,7 @@ async def tall_shot(page: Any, path: Any, width: int, height: int) -> None:
     await page.set_viewport_size({"width": width, "height": height})
     await page.mouse.move(width / 2, height / 2)
     await page.mouse.wheel(0, -20_000)  # taps scrolled the screen: show it from its top
-    await asyncio.sleep(1.5)
+    await asyncio.sleep(3.0)  # on a busy machine the canvas paints well after the resize
     await page.screenshot(path=str(path))
     await page.set_viewport_size(old)
 
@@ -311,7 +311,7 @@ async def test_lutetia_complete_game_on_three_phones(browser, server, shots):
         await see(p.page, "Game over", timeout=30_000)
     say("table ended; scorer still on every screen")
     await tall_shot(players[0].page, shots / "lutetia-scorer-phone.png", 412, 860)
-    await tall_shot(host, shots / "lutetia-scorer-host.png", 1280, 900)
+    await tall_shot(host, shots / "lutetia-scorer-host.png", 1280, 1120)
     say("screenshots saved")
     await host_ctx.close()
 
