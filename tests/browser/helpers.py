@@ -57,6 +57,8 @@ class ServerProcess:
 
     def start(self) -> None:
         env = {**os.environ, "FLET_FORCE_WEB_SERVER": "true", "PYTHONUNBUFFERED": "1"}
+        # gzip only: every test server would otherwise spend a core on zstd-compressing the client
+        env.setdefault("COMPANION_STATIC_ENCODINGS", "gzip")
         env.pop("DISPLAY", None)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir",
