@@ -229,7 +229,7 @@ class Table:
         if k == "seat":
             seat = e.get("seat")
             token = e.get("token")
-            if token not in self.spectators:
+            if not isinstance(token, str) or token not in self.spectators:
                 raise RuleError("tbl.err.no_spectator")
             if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
                 raise RuleError("tbl.err.no_seat")

@@ -210,3 +210,17 @@ def test_new_table_with_every_game_accepts_unicode_names() -> None:
     for gid in GAME_IDS:
         p = new_table(MemoryStore(), "U", gid, 3, 1)
         assert p.table.state is not None
+
+
+def test_seating_a_spectator_with_a_non_string_token_is_a_rule_error() -> None:
+    """Regression (found by the fuzzer): a list as the spectator token raised TypeError."""
+    p = new_table(MemoryStore(), "SEAT", "sealed_vote", 3, seed=1)
+    t = p.table
+    t.request_sync(t.host_token, {"op": "free", "seat": 0})
+    before = snapshot(t)
+    for tok in ([], {}, ["x"], None, 5):
+        with pytest.raises(RuleError) as ei:
+            t.request_sync(t.host_token, {"op": "seat", "seat": 0, "token": tok})
+        assert ei.value.key == "tbl.err.no_spectator"
+        assert snapshot(t) == before
+        assert not t.is_spectator(tok)
