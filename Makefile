@@ -38,6 +38,10 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.restart
 	$(BIN)/python -m benchmarks.printing
 
+## make soak: 50 tables x 6 simulated phones for 10 minutes (docs/RELIABILITY.md)
+soak: $(VENV)/.installed-test
+	$(BIN)/python -m companion.soak --tables 50 --phones 6 --minutes 10
+
 print: $(VENV)/.installed
 	$(BIN)/companion print --all
 
