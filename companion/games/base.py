@@ -132,14 +132,29 @@ def rng(state: State, purpose: str = "") -> random.Random:
     return random.Random(f"{state['seed']}:{n}:{purpose}")
 
 
-def clone(state: State) -> State:
+def clone(state: State, append_only: tuple[str, ...] = ()) -> State:
     """Deep copy for apply(): rules never mutate the state they were given.
 
     marshal round-trips plain data (dict/list/str/int/bool/None, also tuples and sets) about
     3x faster than copy.deepcopy; a restart replays every action of a table through apply(),
     so this is most of the replay time (benchmarks/restart.py). Anything marshal refuses
     falls back to deepcopy.
+
+    `append_only` names top-level lists (a game's log, a history of rounds) – or dicts of such
+    lists (one private log per seat) – whose entries are never changed once written: the copy gets a new list holding the same entries, so an
+    apply() late in a long game does not copy everything that happened before (a 1,000-action
+    replay would otherwise be quadratic). The rule that uses this must only append to them.
     """
+    if append_only:
+        rest = {k: v for k, v in state.items() if k not in append_only}
+        new = clone(rest)
+        for k in append_only:
+            v = state.get(k)
+            if isinstance(v, dict):
+                new[k] = {key: list(items) for key, items in v.items()}
+            elif v is not None:
+                new[k] = list(v)
+        return new
     try:
         return marshal.loads(marshal.dumps(state))
     except ValueError:

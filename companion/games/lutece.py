@@ -226,7 +226,7 @@ def apply(state: State, action: Action) -> State:
     if state["phase"] == "over":
         raise RuleError("err.game_over")
     seat = _check_seat(state, action.get("seat"))
-    new = clone(state)
+    new = clone(state, append_only=("log",))
     handler(new, seat, action)
     return new
 

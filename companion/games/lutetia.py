@@ -46,7 +46,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games import base, sealed
-from companion.games.base import Option, RuleError
+from companion.games.base import Option, RuleError, clone
 from companion.games.lutetia_messages import MESSAGES
 
 __all__ = ["MESSAGES", "ID", "NAME", "MIN_SEATS", "MAX_SEATS", "OPTIONS",
@@ -251,20 +251,6 @@ def setup(options: dict[str, Any], seats: list[dict[str, Any]], seed: int) -> di
 
 # ---------------------------------------------------------------------------------------------
 # small helpers
-
-
-def _copy(x: Any) -> Any:
-    """Deep copy of plain JSON data (much faster than copy.deepcopy)."""
-    if isinstance(x, dict):
-        return {k: _copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_copy(v) for v in x]
-    return x
-
-
-def _clone(state: dict[str, Any]) -> dict[str, Any]:
-    """base.clone, but the log is append-only: its entries are shared, never mutated."""
-    return {k: (list(v) if k == "log" else _copy(v)) for k, v in state.items()}
 
 
 def _log(st: dict[str, Any], key: str, **params: Any) -> None:
@@ -816,7 +802,7 @@ def apply(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
         raise RuleError("err.unknown_action")
     if state["phase"] == "over" and kind != "report_draw":
         raise RuleError("err.game_over")
-    st = _clone(state)
+    st = clone(state, append_only=("log",))
     if kind in ("reveal", "skip"):
         base.require(action.get("seat") is None, "err.host_only")
         if kind == "reveal":

@@ -286,16 +286,6 @@ def _awaiting(state: State) -> list[int]:
 _APPEND_ONLY = ("log", "plog")
 
 
-def _clone(state: State) -> State:
-    """base.clone for everything but the logs: their entries are never changed once written
-    (append-only), so the new state gets new lists holding the same entries. Keeps apply()
-    fast in long games without ever mutating the input state."""
-    new = clone({k: v for k, v in state.items() if k not in _APPEND_ONLY})
-    new["log"] = list(state["log"])
-    new["plog"] = {k: list(v) for k, v in state["plog"].items()}
-    return new
-
-
 def _int_field(action: Action, key: str, lo: int, hi: int) -> int:
     if key not in action:
         raise RuleError("quovadis.err.missing", field=key)
@@ -313,7 +303,7 @@ def apply(state: State, action: Action) -> State:
         require(isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["n"],
                 "quovadis.err.bad_seat")
     require(state["phase"] != "over", "err.game_over")
-    new = _clone(state)
+    new = clone(state, append_only=_APPEND_ONLY)
     if kind == "close_vote":
         require(seat is None, "err.host_only")
     else:

@@ -127,7 +127,7 @@ def apply(state: State, action: Action) -> State:
         raise RuleError("err.unknown_action")
     kind = action.get("type")
     seat = action.get("seat")
-    new = clone(state)
+    new = clone(state, append_only=("history",))
     rnd = new["round"]
     q = new["question"]
     if kind == "submit":
