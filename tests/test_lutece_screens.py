@@ -4,57 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import flet as ft
 import pytest
 
-from companion.games import games
 from companion.games import lutece as L
 from companion.ui.games import lutece as U
 from companion.ui.kit import UiContext
-
-games()  # registers the catalogs
-
-
-class FakeTable:
-    def __init__(self, state: dict[str, Any]) -> None:
-        self.state = state
-        self.seats = [{"name": n, "colour": "#aa0000"} for n in state["names"]]
+from tests import ui_harness as ui
+from tests.ui_harness import text as texts
 
 
 def ctx(state: dict[str, Any], seat: int | None, lang: str = "en", host: bool = False) -> UiContext:
-    c = UiContext.__new__(UiContext)
-    c.table = FakeTable(state)  # type: ignore[assignment]
-    c.seat, c.token, c.lang, c.is_host = seat, None, lang, host
-    c._toast = lambda text, error: None
-    c.local, c.busy = {}, False
-    c.view, c.legal = L.view(state, seat), L.legal(state, seat)
-    return c
-
-
-def texts(controls: Any) -> str:
-    """Every string in a control tree (texts, labels, button contents)."""
-    out: list[str] = []
-
-    def walk(c: Any) -> None:
-        if c is None:
-            return
-        if isinstance(c, list | tuple):
-            for x in c:
-                walk(x)
-            return
-        if isinstance(c, str):
-            out.append(c)
-            return
-        if not isinstance(c, ft.BaseControl):
-            return
-        for attr in ("value", "label", "content", "controls", "cells", "rows", "columns", "text"):
-            v = getattr(c, attr, None)
-            if isinstance(v, str):
-                out.append(v)
-            elif v is not None:
-                walk(v)
-    walk(controls)
-    return "\n".join(out)
+    return ui.ctx(ui.StateTable(L, state, state["names"]), seat, host=host, lang=lang)
 
 
 def states() -> list[dict[str, Any]]:
@@ -127,28 +87,12 @@ def test_open_bribes_every_phone_lists_the_coins_on_each_face_down_card() -> Non
     assert "Ann: 2 cards face down" in public and "3" not in public
 
 
-def _fields(controls: Any) -> dict[str, ft.TextField]:
-    found: dict[str, ft.TextField] = {}
-
-    def walk(c: Any) -> None:
-        if isinstance(c, list | tuple):
-            for x in c:
-                walk(x)
-        elif isinstance(c, ft.TextField):
-            found[str(c.label)] = c
-        elif isinstance(c, ft.BaseControl):
-            for attr in ("content", "controls"):
-                walk(getattr(c, attr, None))
-    walk(controls)
-    return found
-
-
 def test_a_rebuild_keeps_a_typed_score_whose_change_handler_has_not_run_yet() -> None:
     """Flet writes the typed value into the control before the change handler runs; a rebuild in
     between (another player sends a card) must not wipe it."""
     st = L.apply(states()[2], {"seat": None, "type": "end_game"})
     c = ctx(st, 1)
-    first = _fields(U.phone(c))
+    first = ui.fields(U.phone(c))
     first["Glaive"].value = "7"  # patched by the client, handler still queued
-    again = _fields(U.phone(c))
+    again = ui.fields(U.phone(c))
     assert again["Glaive"].value == "7" and again["Bread"].value == ""

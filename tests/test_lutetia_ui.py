@@ -9,92 +9,21 @@ from typing import Any
 
 import flet as ft
 
-from companion.games import games
 from companion.games import lutetia as L
-from companion.table.store import MemoryStore
 from companion.table.table import Table
 from companion.ui.games import lutetia as screen
-from companion.ui.kit import UiContext
-
-games()  # registers the catalogs
+from tests import ui_harness as ui
+from tests.test_lutetia_props import candidates
 
 
 def _table(options: dict[str, Any] | None = None, seed: int = 5, n: int = 3) -> Table:
-    t = Table.create(MemoryStore(), "LTLT", "lutetia", options or {},
-                     [{"name": nm} for nm in ("Ann", "Bob", "Cy", "Dee")[:n]], seed)
-    t.request_sync(t.host_token, {"op": "start"})
-    return t
-
-
-async def _noop() -> None:
-    return None
-
-
-def _ctx(t: Table, seat: int | None, sent: list[Any] | None = None, host: bool = False,
-         local: dict[str, Any] | None = None) -> UiContext:
-    c = UiContext(t, seat, None, "en", host, lambda m, e: None, local if local is not None else {}, _noop)
-    if sent is not None:
-        async def act(action: dict[str, Any]) -> bool:
-            sent.append(action)
-            return True
-        c.act = act  # type: ignore[method-assign]
-    return c
-
-
-def _walk(controls: list[ft.Control]) -> list[ft.Control]:
-    out: list[ft.Control] = []
-    stack = list(controls)
-    while stack:
-        c = stack.pop()
-        out.append(c)
-        for attr in ("controls", "content"):
-            v = getattr(c, attr, None)
-            if isinstance(v, list):
-                stack.extend(x for x in v if isinstance(x, ft.Control))
-            elif isinstance(v, ft.Control):
-                stack.append(v)
-    return out
-
-
-def _texts(controls: list[ft.Control]) -> list[str]:
-    out = []
-    for c in _walk(controls):
-        for attr in ("value", "content", "label"):
-            v = getattr(c, attr, None)
-            if isinstance(v, str):
-                out.append(v)
-    return out
-
-
-def _buttons(controls: list[ft.Control]) -> dict[str, Any]:
-    return {c.content: c for c in _walk(controls)
-            if isinstance(c, (ft.FilledButton, ft.OutlinedButton)) and isinstance(c.content, str)}
-
-
-def _act(t: Table, seat: int | None, action: dict[str, Any]) -> None:
-    t.state = t.game.apply(t.state, {**action, "seat": seat})
-
-
-def fill(st: dict[str, Any], seat: int | None, a: dict[str, Any]) -> dict[str, Any] | None:
-    """A concrete action from a legal() entry: the physical enter form gets real cards from the
-    pool; a draw report must name a value still in the pile (legal offers every deck value)."""
-    if a["type"] == "enter_hand" and seat is not None:
-        pool = sorted(set(st["out"]) | set(st["players"][seat]["plans"]), key=L._plan_sort_key)
-        plans = [x for area in range(1, 6) for x in [p for p in pool if L.plan_area(p) == area][:2]]
-        return {**a, "plans": plans, "mods": sorted(st["mod"]["pile"])[: st["start_mods"][seat]]}
-    if a["type"] == "report_draw" and a["value"] not in st["mod"]["pile"]:
-        return None
-    return a
+    return ui.started_table("lutetia", ["Ann", "Bob", "Cy", "Dee"][:n], options, seed, "LTLT")
 
 
 def _pick(t: Table, r: random.Random) -> tuple[int | None, dict[str, Any]]:
-    cands = []
-    for s in (None, *range(t.state["n"])):
-        acts = t.game.legal(t.state, s)
-        if any(a["type"] == "lock" for a in acts):
-            acts = [a for a in acts if a["type"] != "choose"]
-        cands += [(s, c) for a in acts if (c := fill(t.state, s, a)) is not None]
-    return r.choice(cands)
+    """A random legal action of any seat or the host (a seat that has chosen a card only locks)."""
+    a = dict(r.choice(candidates(t.state)))
+    return a.pop("seat"), a
 
 
 def test_every_phase_renders_everywhere_and_buttons_match_legal() -> None:
@@ -109,11 +38,11 @@ def test_every_phase_renders_everywhere_and_buttons_match_legal() -> None:
                 seen.add(key)
                 for seat in (None, 0, 1, 2):
                     sent: list[Any] = []
-                    ctx = _ctx(t, seat, sent, host=seat is None)
+                    ctx = ui.ctx(t, seat, sent, host=seat is None)
                     body = screen.host(ctx) if seat is None else screen.phone(ctx)
-                    assert body and all(isinstance(x, str) for x in _texts(body))
+                    assert body and all(isinstance(x, str) for x in ui.texts(body))
                     # every action button sends a legal action of this seat
-                    for label, b in _buttons(body).items():
+                    for label, b in ui.buttons(body).items():
                         if b.on_click is None or label in ("Clear",) or label.startswith("+ card"):
                             continue
                         asyncio.run(b.on_click(None))
@@ -121,11 +50,11 @@ def test_every_phase_renders_everywhere_and_buttons_match_legal() -> None:
                             assert sent[-1] in t.game.legal(t.state, seat), (label, sent[-1])
             if ph == "over":
                 break
-            _act(t, *_pick(t, r))
+            ui.act(t, *_pick(t, r))
         assert t.state["phase"] == "over"
         assert {k.split(":")[0] for k in seen} >= {"propose", "vote", "after", "over"}
         for seat in (None, 0, 1, 2):
-            texts = " ".join(_texts(screen.result(_ctx(t, seat))))
+            texts = " ".join(ui.texts(screen.result(ui.ctx(t, seat))))
             assert "Winner" in texts or "Shared win" in texts
 
 
@@ -133,13 +62,13 @@ def test_phone_shows_own_plans_and_mods_only() -> None:
     t = _table()
     st = t.state
     st["players"][1]["mods"] = [3, 3, 3, 3, 3, 3, 3]
-    mine = " ".join(_texts(screen.phone(_ctx(t, 1))))
+    mine = " ".join(ui.texts(screen.phone(ui.ctx(t, 1))))
     assert "Your modification cards (secret): 3, 3, 3, 3, 3, 3, 3" in mine
     for pid in st["players"][1]["plans"]:
-        assert any(x == L_label(pid) or x.endswith(L_label(pid)) for x in _texts(screen.phone(_ctx(t, 1))))
+        assert any(x == L_label(pid) or x.endswith(L_label(pid)) for x in ui.texts(screen.phone(ui.ctx(t, 1))))
     for seat in (None, 0, 2):
-        ctx = _ctx(t, seat)
-        texts = " ".join(_texts(screen.host(ctx) if seat is None else screen.phone(ctx)))
+        ctx = ui.ctx(t, seat)
+        texts = " ".join(ui.texts(screen.host(ctx) if seat is None else screen.phone(ctx)))
         assert "3, 3, 3, 3, 3, 3, 3" not in texts
 
 
@@ -163,32 +92,32 @@ def test_one_tap_flow_propose_vote_declare_fulfil() -> None:
     st["mod"]["pile"].remove(1)
     st["players"][1]["mods"] = [1]
     sent: list[Any] = []
-    b = _buttons(screen.phone(_ctx(t, 0, sent)))
+    b = ui.buttons(screen.phone(ui.ctx(t, 0, sent)))
     assert {"Space 19", "Space 23"} <= set(b)
     asyncio.run(b["Space 21"].on_click(None))
     assert sent[-1] == {"type": "propose", "to": 21}
-    _act(t, 0, sent[-1])
+    ui.act(t, 0, sent[-1])
     for s, card in enumerate(["10", "20", "30"]):
-        b = _buttons(screen.phone(_ctx(t, s, sent)))
+        b = ui.buttons(screen.phone(ui.ctx(t, s, sent)))
         asyncio.run(b[card].on_click(None))
         assert sent[-1] == {"type": "choose", "card": card}
-        _act(t, s, sent[-1])
-        b = _buttons(screen.phone(_ctx(t, s, sent)))
+        ui.act(t, s, sent[-1])
+        b = ui.buttons(screen.phone(ui.ctx(t, s, sent)))
         asyncio.run(b["Lock my card"].on_click(None))
-        _act(t, s, sent[-1])
-    host = " ".join(_texts(screen.host(_ctx(t, None, host=True))))
+        ui.act(t, s, sent[-1])
+    host = " ".join(ui.texts(screen.host(ui.ctx(t, None, host=True))))
     assert "Waiting for Ann to declare." in host
     for s in range(3):
-        b = _buttons(screen.phone(_ctx(t, s, sent)))
+        b = ui.buttons(screen.phone(ui.ctx(t, s, sent)))
         asyncio.run(b["For"].on_click(None))
         assert sent[-1] == {"type": "declare", "side": "for"}
-        _act(t, s, sent[-1])
-    host = " ".join(_texts(screen.host(_ctx(t, None, host=True))))
+        ui.act(t, s, sent[-1])
+    host = " ".join(ui.texts(screen.host(ui.ctx(t, None, host=True))))
     assert "Approved" in host and "60 for, 0 against: approved." in host
-    b = _buttons(screen.phone(_ctx(t, 1, sent)))
+    b = ui.buttons(screen.phone(ui.ctx(t, 1, sent)))
     asyncio.run(b["Plan 20 with card 1"].on_click(None))
     assert sent[-1] == {"type": "fulfil", "plan": "20", "value": 1}
-    hb = _buttons(screen.host(_ctx(t, None, sent, host=True)))
+    hb = ui.buttons(screen.host(ui.ctx(t, None, sent, host=True)))
     asyncio.run(hb["Move on"].on_click(None))
     assert sent[-1] == {"type": "skip"}
 
@@ -197,45 +126,45 @@ def test_physical_enter_form_sends_the_picked_cards() -> None:
     t = _table({"deal": "physical"}, n=2)
     sent: list[Any] = []
     local: dict[str, Any] = {}
-    body = screen.phone(_ctx(t, 0, sent, local=local))
-    toggles = [lab for lab in _buttons(body) if lab.isdigit() or lab.startswith("R ")]
+    body = screen.phone(ui.ctx(t, 0, sent, local=local))
+    toggles = [lab for lab in ui.buttons(body) if lab.isdigit() or lab.startswith("R ")]
     assert len(toggles) == 55  # 50 numbers + one label per area for its two Roman plans
-    asyncio.run(_buttons(body)["7"].on_click(None))
+    asyncio.run(ui.buttons(body)["7"].on_click(None))
     assert local["enter_plans"] == ["7"]
-    assert isinstance(_buttons(screen.phone(_ctx(t, 0, sent, local=local)))["7"], ft.FilledButton)
+    assert isinstance(ui.buttons(screen.phone(ui.ctx(t, 0, sent, local=local)))["7"], ft.FilledButton)
     plans = ["1", "2", "11", "12", "21", "R3a", "31", "32", "41", "42"]
     local["enter_plans"] = list(plans)
     local["enter_mods"] = [1, 2]
-    b = _buttons(screen.phone(_ctx(t, 0, sent, local=local)))
+    b = ui.buttons(screen.phone(ui.ctx(t, 0, sent, local=local)))
     asyncio.run(b["Send my cards"].on_click(None))
     assert sent[-1] == {"type": "enter_hand", "plans": plans, "mods": [1, 2]}
-    _act(t, 0, sent[-1])
+    ui.act(t, 0, sent[-1])
     assert t.state["players"][0]["entered"]
-    assert "Your cards are entered. Waiting for the others." in _texts(screen.phone(_ctx(t, 0)))
+    assert "Your cards are entered. Waiting for the others." in ui.texts(screen.phone(ui.ctx(t, 0)))
 
 
 def test_scorer_marks_own_place_names_tie_partners_and_opens_the_log() -> None:
     t = _table({"declare": "sealed"})
     r = random.Random(7)
     while t.state["phase"] != "over":
-        _act(t, *_pick(t, r))
+        ui.act(t, *_pick(t, r))
     res = t.game.result(t.state)
     assert res is not None
     for seat in (0, 1, 2):
         local: dict[str, Any] = {}
-        body = screen.result(_ctx(t, seat, local=local))
-        texts = " ".join(_texts(body))
+        body = screen.result(ui.ctx(t, seat, local=local))
+        texts = " ".join(ui.texts(body))
         mine = next(x for x in res["seats"] if x["seat"] == seat)
         assert f"Your place: {mine['rank']} of 3" in texts
         assert f"{mine['name']} (you)" in texts
         assert "Miraculix finished on space" in texts
-        log_btn = next(b for label, b in _buttons(body).items() if label.startswith("Show the game log"))
+        log_btn = next(b for label, b in ui.buttons(body).items() if label.startswith("Show the game log"))
         asyncio.run(log_btn.on_click(None))
         assert local["lutetia_log"] is True
-        opened = " ".join(_texts(screen.result(_ctx(t, seat, local=local))))
+        opened = " ".join(ui.texts(screen.result(ui.ctx(t, seat, local=local))))
         assert "1. " in opened and "Hide the game log" in opened
         assert "game is over" in opened  # the last log entry
-    host = " ".join(_texts(screen.result(_ctx(t, None, host=True))))
+    host = " ".join(ui.texts(screen.result(ui.ctx(t, None, host=True))))
     assert "Your place" not in host and "(you)" not in host
     for row in res["seats"]:
         if row["tiebreak"]:
