@@ -169,3 +169,123 @@ async def eventually(check: Any, timeout: float = 20.0, interval: float = 0.25) 
             pass
         await asyncio.sleep(interval)
     raise AssertionError(f"condition not met in {timeout}s (last={last!r})")
+
+
+async def fill(page: Any, label: str, value: str) -> None:
+    """Type into a field and check it took (a keystroke racing a re-render can be lost)."""
+    for _ in range(4):
+        await type_into(page, label, value)
+        await asyncio.sleep(0.3)
+        if await page.get_by_role("textbox", name=label).first.input_value() == value:
+            return
+    raise AssertionError(f"could not type {value!r} into {label!r}")
+
+
+async def text_with(page: Any, needle: str) -> str | bool:
+    """The page's text if it contains `needle`, else False (for `eventually`)."""
+    text = await page_text(page)
+    return text if needle in text else False
+
+
+async def pick_dropdown(page: Any, index: int, option: str) -> None:
+    """Open the index-th dropdown and choose `option`. Flet dropdowns have no accessible name:
+    they are the buttons without a label or text, counted in screen order."""
+    boxes = await page.evaluate("""() => Array.from(document.querySelectorAll('flt-semantics[role=button]'))
+        .filter(n => !(n.getAttribute('aria-label') || n.innerText || '').trim())
+        .map(n => { const r = n.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })""")
+    assert len(boxes) > index, f"no dropdown no. {index} (found {len(boxes)})"
+    x, y = boxes[index]
+    await page.mouse.click(x, y)
+    await tap(page, option, exact=True)
+
+
+# A game as the create form's first dropdown names it, and a field (or a text) that appears once
+# the form shows that game's options.
+GAME_FORMS = {
+    "LUTETIA": ("textbox", "Modification cards of value 1"),
+    "Lutèce": ("textbox", "Character deck size"),
+    "Quo Vadis": ("text", "Support laurels"),  # a switch: its label is an aria-label only
+}
+
+
+class HostTable:
+    """A table created on the home screen: the host's browser context and page, and the join URL."""
+
+    def __init__(self, ctx: Any, page: Any, join_url: str) -> None:
+        self.ctx, self.page, self.join_url = ctx, page, join_url
+
+    @property
+    def code(self) -> str:
+        return self.join_url.rsplit("/", 1)[1]
+
+
+async def create_table(browser: Any, server: Any, game: str | None = None, seats: int | None = None,
+                       names: list[str] | None = None, fields: dict[str, str] | None = None,
+                       dropdowns: dict[int, str] | None = None, qr: bool = True) -> HostTable:
+    """The host opens the home screen and creates a table: `game` (default: the generic vote) in
+    the first dropdown, `seats` in the second, other `dropdowns` by their position (0 game,
+    1 players, then the game's options), `names` typed into the seats, then `fields` (label:
+    value). The join URL is read from the QR code on the host screen (qr=False: from its URL)."""
+    ctx, host = await open_screen(browser, server.base + "/", HOST)
+    await see(host, "Create table")
+    if game is not None:
+        await pick_dropdown(host, 0, game)
+        kind, label = GAME_FORMS[game]
+        if kind == "textbox":
+            await host.get_by_role("textbox", name=label).wait_for(timeout=60_000)
+        else:
+            await eventually(lambda: text_with(host, label), timeout=60)
+    if seats is not None:
+        await pick_dropdown(host, 1, str(seats))
+        await host.get_by_role("textbox", name=f"Player {seats} (optional)").wait_for(timeout=60_000)
+        await host.get_by_role("textbox", name=f"Player {seats + 1} (optional)").wait_for(
+            state="detached", timeout=60_000)
+    for index, option in (dropdowns or {}).items():
+        await pick_dropdown(host, index, option)
+    for i, name in enumerate(names or []):
+        await fill(host, f"Player {i + 1} (optional)", name)
+    for label, value in (fields or {}).items():
+        await fill(host, label, value)
+    await tap(host, "Create table")
+    await see(host, "Scan with your phone")
+    if qr:
+        join_url = await read_qr(host)
+    else:
+        join_url = f"{server.base}/t/{host.url.rsplit('/', 1)[1]}"
+    return HostTable(ctx, host, join_url)
+
+
+async def join_phones(browser: Any, join_url: str, names: list[str], typed: bool = False,
+                      together: bool = False) -> list[Any]:
+    """A phone per name opens the join URL and sits down; returns their pages in seat order.
+
+    typed: the seats have no names yet – each phone types its name and takes "Player n";
+    otherwise each taps the seat the host named for it. together: the phones load at once and
+    then sit down one after the other (a seat taken re-draws the other join screens, which would
+    move a button under a concurrent tap); otherwise each loads after the previous one sat down
+    (several Flutter apps starting at once can overload a busy machine)."""
+    phones: list[Any] = []
+    if together:
+        phones = [ph for _ctx, ph in await asyncio.gather(*(open_screen(browser, join_url) for _ in names))]
+    for i, name in enumerate(names):
+        if not together:
+            phones.append((await open_screen(browser, join_url))[1])
+        ph = phones[i]
+        if typed:
+            await type_into(ph, "Your name", name)
+            await tap(ph, f"Sit as Player {i + 1}")
+        else:
+            await tap(ph, f"Sit as {name}")
+        await see(ph, "Waiting for the host to start")
+    return phones
+
+
+async def tall_shot(page: Any, path: Any, width: int, height: int) -> None:
+    """The screen scrolls inside the canvas: a tall viewport shows all of it in one picture."""
+    old = page.viewport_size
+    await page.set_viewport_size({"width": width, "height": height})
+    await page.mouse.move(width / 2, height / 2)
+    await page.mouse.wheel(0, -20_000)  # taps scrolled the screen: show it from its top
+    await asyncio.sleep(3.0)  # on a busy machine the canvas paints well after the resize
+    await page.screenshot(path=str(path))
+    await page.set_viewport_size(old)

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import urllib.request
 
-from tests.browser.helpers import HOST, open_screen, see, tap
+from tests.browser.helpers import create_table, open_screen, see, tap
 
 
 async def test_german_phone_switches_to_french_and_wrong_code_message(browser, server):
-    host_ctx, host = await open_screen(browser, server.base + "/", HOST)
-    await tap(host, "Create table")
-    await see(host, "Scan with your phone")
-    code = host.url.rsplit("/", 1)[1]
+    code = (await create_table(browser, server, qr=False)).code
 
     ctx, phone = await open_screen(browser, f"{server.base}/t/{code}", locale="de-DE")
     await see(phone, "Willkommen am Tisch")

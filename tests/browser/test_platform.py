@@ -8,37 +8,18 @@ undo works; bad input gets a clear message.
 
 from __future__ import annotations
 
-from tests.browser.helpers import (
-    HOST,
-    enable_semantics,
-    open_screen,
-    page_text,
-    read_qr,
-    reload,
-    see,
-    tap,
-    type_into,
-)
+from tests.browser.helpers import create_table, enable_semantics, join_phones, page_text, reload, see, tap
 
 NAMES = ["Anna", "Bert", "Chloé", "Dmitri"]
 
 
 async def test_four_phones_sealed_vote(browser, server, shots):
-    host_ctx, host = await open_screen(browser, server.base + "/", HOST)
-    await tap(host, "Create table")
-    await see(host, "Scan with your phone")
-    join_url = await read_qr(host)
+    table = await create_table(browser, server)
+    host_ctx, host, join_url, code = table.ctx, table.page, table.join_url, table.code
     assert "/t/" in join_url and join_url.startswith(server.base)
-    code = join_url.rsplit("/", 1)[1]
     assert len(code) == 4
 
-    phones = []
-    for i, name in enumerate(NAMES):
-        ctx, ph = await open_screen(browser, join_url)
-        await type_into(ph, "Your name", name)
-        await tap(ph, f"Sit as Player {i + 1}")
-        await see(ph, "Waiting for the host to start")
-        phones.append((ctx, ph))
+    phones = [(ph.context, ph) for ph in await join_phones(browser, join_url, NAMES, typed=True)]
     await see(host, "Dmitri")
     await tap(host, "Start")
     for _, ph in phones:
