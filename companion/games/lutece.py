@@ -226,9 +226,19 @@ def apply(state: State, action: Action) -> State:
     if state["phase"] == "over":
         raise RuleError("err.game_over")
     seat = _check_seat(state, action.get("seat"))
-    new = clone(state, append_only=("log",))
+    new = _clone(state)
     handler(new, seat, action)
     return new
+
+
+def _clone(state: State) -> State:
+    """base.clone with the append-only parts shared: the log, and the cards each seat has taken
+    (one list per seat; entries are only ever appended, never changed). Copying them whole on
+    every apply() made a long game's replay grow faster than linearly (benchmarks/restart.py)."""
+    taken = state["taken"]
+    new = clone({k: v for k, v in state.items() if k != "taken"}, append_only=("log",))
+    new["taken"] = [list(x) for x in taken]
+    return {k: new[k] for k in state}
 
 
 def _in_phase(state: State, *phases: str) -> None:

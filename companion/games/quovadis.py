@@ -283,7 +283,7 @@ def _awaiting(state: State) -> list[int]:
 
 
 # --------------------------------------------------------------------------- apply --
-_APPEND_ONLY = ("log", "plog")
+_APPEND_ONLY = ("log", "plog", "promises")  # entries are only appended, never changed
 
 
 def _int_field(action: Action, key: str, lo: int, hi: int) -> int:
