@@ -9,47 +9,26 @@ import re
 import time
 from typing import Any
 
-from tests.browser.helpers import HOST, eventually, open_screen, page_text, read_qr, see, tap, type_into
+from tests.browser.helpers import (
+    create_table,
+    eventually,
+    join_phones,
+    page_text,
+    see,
+    tap,
+    text_with,
+    type_into,
+)
 
 NAMES = ["Ann", "Bob", "Cy"]
-
-
-async def _pick_dropdown(page: Any, index: int, option: str) -> None:
-    """Flet dropdowns have no label in the semantics tree: open the index-th unlabeled button."""
-    boxes = page.locator("flt-semantics[role=button]:not([aria-label])")
-    box = None
-    seen = 0
-    for i in range(await boxes.count()):
-        b = boxes.nth(i)
-        if (await b.inner_text()).strip() == "":
-            if seen == index:
-                box = await b.bounding_box()
-                break
-            seen += 1
-    assert box is not None
-    await page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    await tap(page, option, exact=True)
 
 
 async def _open_table(browser: Any, server: Any) -> tuple[Any, Any, list[Any]]:
     """Host creates a 3-player Quo Vadis table (default options), three phones join by the QR
     code and the host starts: returns (host context, host page, [Ann, Bob, Cy])."""
-    host_ctx, host = await open_screen(browser, server.base + "/", HOST)
-    await see(host, "Create table")
-    await _pick_dropdown(host, 0, "Quo Vadis")
-    await eventually(lambda: _text_with(host, "Support laurels"))  # a switch: aria-label only
-    await _pick_dropdown(host, 1, "3")
-    await tap(host, "Create table")
-    await see(host, "Scan with your phone")
-    join_url = await read_qr(host)
-
-    # load the three phones at once, then sit down one after the other (a seat taken re-draws
-    # the other join screens, which would move a button under a concurrent tap)
-    phones = [ph for _ctx, ph in await asyncio.gather(*(open_screen(browser, join_url) for _ in NAMES))]
-    for i, (ph, name) in enumerate(zip(phones, NAMES, strict=True)):
-        await type_into(ph, "Your name", name)
-        await tap(ph, f"Sit as Player {i + 1}")
-        await see(ph, "Waiting for the host to start")
+    table = await create_table(browser, server, "Quo Vadis", seats=3)
+    phones = await join_phones(browser, table.join_url, NAMES, typed=True, together=True)
+    host_ctx, host = table.ctx, table.page
     await see(host, "Cy")
     await tap(host, "Start")
     for ph in phones:
@@ -81,7 +60,7 @@ async def test_quovadis_three_phones(browser, server, shots):
         await see(host, "Ann leaves Caesar where he stands.")
 
     # Ann took the face-up chip (2–5 laurels), Bob and Cy one support laurel each – each sees only theirs.
-    ann_text = await eventually(lambda: _text_with(ann, "Your laurels: "))
+    ann_text = await eventually(lambda: text_with(ann, "Your laurels: "))
     assert any(f"Your laurels: {n}" in ann_text for n in (2, 3, 4, 5))
     await see(bob, "Your laurels: 1")
     await see(cy, "Your laurels: 1")
@@ -112,11 +91,6 @@ async def test_quovadis_three_phones(browser, server, shots):
     await host_ctx.close()
 
 
-async def _text_with(page: Any, needle: str) -> str | bool:
-    text = await page_text(page)
-    return text if needle in text else False
-
-
 # The shortest game to the scorer (found by a breadth-first search over the rules engine with
 # Caesar on his start space 9 » Senate, which lets a senator in 9 enter the Senate without a
 # vote): 24 turns. Route 1 » 5 » 9 » Senate needs 3 senators present in committee 1 (3 of 5),
@@ -142,14 +116,14 @@ async def _button_names(page: Any) -> list[str]:
 
 
 async def _laurels(page: Any) -> int:
-    text = await eventually(lambda: _text_with(page, "Your laurels: "))
+    text = await eventually(lambda: text_with(page, "Your laurels: "))
     return int(text.split("Your laurels: ", 1)[1].split()[0])
 
 
 async def _voters(host: Any, a: int, b: int) -> list[str]:
     """The names the host's vote card is waiting for ("Waiting for: Bob, Cy")."""
     await see(host, f"wants to move from {a} to {b}")
-    text = await eventually(lambda: _text_with(host, "Waiting for: "), timeout=60)
+    text = await eventually(lambda: text_with(host, "Waiting for: "), timeout=60)
     return [n.strip() for n in text.split("Waiting for: ", 1)[1].split("\n", 1)[0].split(",")]
 
 
