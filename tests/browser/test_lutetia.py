@@ -8,55 +8,20 @@ import asyncio
 import time
 from typing import Any
 
-import pytest
-
 from tests.browser.helpers import (
-    HOST,
     button,
+    create_table,
     eventually,
+    join_phones,
     open_screen,
     page_text,
-    read_qr,
     see,
+    tall_shot,
     tap,
-    type_into,
+    text_with,
 )
 
 NAMES = ["Ann", "Bob", "Cy"]
-
-
-@pytest.fixture(autouse=True)
-def _gzip_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test's server starts on a fresh data dir; zstd -19 of the 9 MB client there would
-    burn a core for a minute on this busy machine: gzip is enough for loopback phones."""
-    monkeypatch.setenv("COMPANION_STATIC_ENCODINGS", "gzip")
-
-
-async def _pick_dropdown(page: Any, index: int, option: str) -> None:
-    """Flet dropdowns have no label in the semantics tree: open the index-th unlabeled button."""
-    boxes = page.locator("flt-semantics[role=button]:not([aria-label])")
-    box = None
-    seen = 0
-    for i in range(await boxes.count()):
-        b = boxes.nth(i)
-        if (await b.inner_text()).strip() == "":
-            if seen == index:
-                box = await b.bounding_box()
-                break
-            seen += 1
-    assert box is not None
-    await page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    await tap(page, option, exact=True)
-
-
-async def _fill(page: Any, label: str, value: str) -> None:
-    """Type into a field and check it took (a keystroke racing a re-render can be lost)."""
-    for _ in range(4):
-        await type_into(page, label, value)
-        await asyncio.sleep(0.3)
-        if await page.get_by_role("textbox", name=label).first.input_value() == value:
-            return
-    raise AssertionError(f"could not type {value!r} into {label!r}")
 
 
 async def _top_shot(page: Any, path: Any) -> None:
@@ -68,36 +33,10 @@ async def _top_shot(page: Any, path: Any) -> None:
     await page.screenshot(path=str(path))
 
 
-async def tall_shot(page: Any, path: Any, width: int, height: int) -> None:
-    """The screen scrolls inside the canvas: a tall viewport shows all of it in one picture."""
-    old = page.viewport_size
-    await page.set_viewport_size({"width": width, "height": height})
-    await page.mouse.move(width / 2, height / 2)
-    await page.mouse.wheel(0, -20_000)  # taps scrolled the screen: show it from its top
-    await asyncio.sleep(3.0)  # on a busy machine the canvas paints well after the resize
-    await page.screenshot(path=str(path))
-    await page.set_viewport_size(old)
-
-
 async def test_lutetia_vote_on_three_phones(browser, server, shots):
-    host_ctx, host = await open_screen(browser, server.base + "/", HOST)
-    await see(host, "Create table")
-    await _pick_dropdown(host, 0, "LUTETIA")
-    await host.get_by_role("textbox", name="Modification cards of value 1").wait_for(timeout=30_000)
-    await _pick_dropdown(host, 1, "3")
-    await host.get_by_role("textbox", name="Player 4 (optional)").wait_for(state="detached", timeout=30_000)
-    for i, name in enumerate(NAMES):
-        await _fill(host, f"Player {i + 1} (optional)", name)
-    await tap(host, "Create table")
-    await see(host, "Scan with your phone")
-    join_url = await read_qr(host)
-
-    phones = []
-    for name in NAMES:
-        ctx, ph = await open_screen(browser, join_url)
-        await tap(ph, f"Sit as {name}")
-        await see(ph, "Waiting for the host to start")
-        phones.append(ph)
+    table = await create_table(browser, server, "LUTETIA", seats=3, names=NAMES)
+    host_ctx, host = table.ctx, table.page
+    phones = await join_phones(browser, table.join_url, NAMES)
     ann, bob, cy = phones
     await tap(host, "Start")
     for ph in phones:
@@ -132,14 +71,10 @@ async def test_lutetia_vote_on_three_phones(browser, server, shots):
     if "Move on" in text:
         await tap(host, "Move on")
     await see(ann, "Your proposal: where does Asterix go?")
-    await eventually(lambda: _has(ann, "Space 7"))
+    await eventually(lambda: text_with(ann, "Space 7"))
     await tall_shot(ann, shots / "lutetia-phone.png", 412, 1500)
     await tall_shot(host, shots / "lutetia-host.png", 1280, 1700)
     await host_ctx.close()
-
-
-async def _has(page: Any, text: str) -> bool:
-    return text in await page_text(page)
 
 
 # --------------------------------------------------------------------------- a whole game
@@ -234,20 +169,10 @@ async def test_lutetia_complete_game_on_three_phones(browser, server, shots):
     def say(msg: str) -> None:
         print(f"[{time.monotonic() - t0:6.1f}s] {msg}", flush=True)
 
-    host_ctx, host = await open_screen(browser, server.base + "/", HOST)
-    await see(host, "Create table")
-    say("host screen loaded")
-    await _pick_dropdown(host, 0, "LUTETIA")
-    await host.get_by_role("textbox", name="Modification cards of value 1").wait_for(timeout=30_000)
-    await _pick_dropdown(host, 1, "3")
-    await host.get_by_role("textbox", name="Player 4 (optional)").wait_for(state="detached", timeout=30_000)
     # dropdowns: 0 game, 1 players, 2 deal, 3 for/against – sealed saves a reveal step per player
-    await _pick_dropdown(host, 3, "Chosen secretly with the card (faster)")
-    for i, name in enumerate(NAMES):
-        await _fill(host, f"Player {i + 1} (optional)", name)
-    await tap(host, "Create table")
-    await see(host, "Scan with your phone")
-    join_url = await read_qr(host)
+    table = await create_table(browser, server, "LUTETIA", seats=3, names=NAMES,
+                               dropdowns={3: "Chosen secretly with the card (faster)"})
+    host_ctx, host, join_url = table.ctx, table.page, table.join_url
     say("table created")
 
     screens = await asyncio.gather(*(open_screen(browser, join_url) for _ in NAMES))
