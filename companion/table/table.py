@@ -77,6 +77,8 @@ class Table:
         self.phase = "lobby"  # lobby | playing | ended
         self.actions: list[dict[str, Any]] = []  # effective game actions
         self.state: dict[str, Any] | None = None
+        self._cache_state: dict[str, Any] | None = None
+        self._cache: dict[tuple[str, int | None], Any] = {}
         self.setup_seats: list[dict[str, Any]] = []  # names/colours as given to setup
         self.version = 0
         self.presence: dict[int, int] = {}  # seat -> live sessions (not logged)
@@ -336,15 +338,29 @@ class Table:
         return state
 
     # ---------- what screens may see ----------
+    def _cached(self, kind: str, seat: int | None, make: Any) -> Any:
+        """view()/legal() of the current state, computed once per state and seat: a change at
+        the table redraws every screen of the table, and each asks more than once. States are
+        never mutated (apply returns a new one), so identity tells when to forget. Callers
+        must treat what they get as read-only."""
+        state = self.state
+        if self._cache_state is not state:
+            self._cache_state = state
+            self._cache = {}
+        key = (kind, seat)
+        if key not in self._cache:
+            self._cache[key] = make(state, seat)
+        return self._cache[key]
+
     def view(self, seat: int | None) -> dict[str, Any] | None:
         if self.state is None:
             return None
-        return self.game.view(self.state, seat)
+        return self._cached("view", seat, self.game.view)
 
     def legal(self, seat: int | None) -> list[dict[str, Any]]:
         if self.state is None or self.phase != "playing":
             return []
-        return self.game.legal(self.state, seat)
+        return self._cached("legal", seat, self.game.legal)
 
     def result(self) -> dict[str, Any] | None:
         if self.state is None:

@@ -3,6 +3,13 @@
 Screens are rebuilt from data (`view(state, seat)` of the game, the table's public seats) on
 every change; nothing here knows a game rule. Game screens live in companion/ui/games/<id>.py
 and get a `UiContext`.
+
+A screen is cut into *parts* (`part(sig, build)`): a part is a memoised Flet component whose
+controls are built again only when its signature – the data it shows – changes. A change at
+the table (a lock, a reveal) therefore rebuilds and diffs only the parts that show it; every
+other part is passed over by identity. That keeps a reveal cheap on each of the table's
+screens, and keeps what a player is typing in one part from being redrawn by another player's
+action.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import flet as ft
+from flet.components.utils import _CURRENT_RENDERER  # pinned flet==1.0.5
 
 from companion import i18n
 from companion.games.base import RuleError
@@ -21,6 +29,143 @@ from companion.table.table import Table
 BIG = 56  # touch target height (px)
 TEXT = 18
 TITLE = 26
+
+
+class _Build:
+    """A part's builder; equal when the signatures are equal (what memo compares)."""
+
+    __slots__ = ("sig", "fn")
+
+    def __init__(self, sig: str, fn: Callable[[], Any]) -> None:
+        self.sig = sig
+        self.fn = fn
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Build) and other.sig == self.sig
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _made(build: _Build) -> ft.Control:
+    made = build.fn()
+    if isinstance(made, list):
+        return ft.Column(made, spacing=10, tight=True)
+    return made
+
+
+@ft.component
+def _Part(build: _Build) -> ft.Control:
+    return _made(build)
+
+
+_MemoPart = ft.memo(_Part)
+
+
+def part(sig: Any, build: Callable[[], ft.Control | list[ft.Control]], key: str | None = None) -> ft.Control:
+    """A piece of screen rebuilt only when `sig` (JSON-able data it shows) changes.
+
+    `build` must depend on nothing but what `sig` covers (and on state that lives as long as
+    the session, like ctx.local when it is in the sig): when the signature is unchanged the
+    controls – event handlers included – of the last build are kept.
+    """
+    b = _Build(sig if isinstance(sig, str) else signature(sig), build)
+    if _CURRENT_RENDERER.get() is None:  # outside a Flet render (tests of a screen function): build now
+        return _made(b)
+    return _MemoPart(b, key=key)
+
+
+class Slot:
+    """A part that can also redraw on its own, ahead of the rest of its screen.
+
+    The game's part of a screen lives in a slot: when a change at the table alters it (a
+    reveal), every screen of the table first redraws just that part, and only then the rest
+    (seat list, buttons). A reveal so reaches all screens after the sum of the game parts'
+    redraws, not of the whole screens'.
+    """
+
+    def __init__(self) -> None:
+        self.sig: str | None = None
+        self.fn: Callable[[], Any] | None = None
+        self.shown: str | None = None  # the sig now on screen
+        self.set_tick: Callable[[Any], None] | None = None
+        self.tick = 0
+
+    def redraw(self, sig: str, fn: Callable[[], Any]) -> bool:
+        """Redraw the slot now, on its own; False when it is not on screen (draw the screen instead)."""
+        if self.set_tick is None or self.shown is None:
+            return False
+        self.sig, self.fn = sig, fn
+        self.tick += 1
+        self.set_tick(self.tick)
+        return True
+
+
+class _SlotArg:
+    __slots__ = ("slot", "sig")
+
+    def __init__(self, slot: Slot, sig: str) -> None:
+        self.slot = slot
+        self.sig = sig
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SlotArg) and other.slot is self.slot and other.sig == self.sig
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@ft.component
+def _Live(arg: _SlotArg) -> ft.Control:
+    _tick, set_tick = ft.use_state(0)
+    slot = arg.slot
+    slot.set_tick = set_tick
+    # What this component now shows; a redraw of the whole screen with the same sig passes it over.
+    arg.sig = slot.shown = slot.sig
+    assert slot.fn is not None
+    return _made(_Build(slot.sig or "", slot.fn))
+
+
+_MemoLive = ft.memo(_Live)
+
+
+def live(slot: Slot, sig: str, fn: Callable[[], Any], key: str = "live") -> ft.Control:
+    """Place `slot` in a screen being drawn, showing `fn()` (rebuilt when `sig` changes)."""
+    slot.sig, slot.fn = sig, fn
+    if _CURRENT_RENDERER.get() is None:
+        return _made(_Build(sig, fn))
+    return _MemoLive(_SlotArg(slot, sig), key=key)
+
+
+def field(ctx: UiContext, key: str, make: Callable[[str], ft.TextField], default: str = "",
+          sig: Any = None) -> ft.Control:
+    """A text field in a part of its own, its text kept in ctx.local[key].
+
+    Another player's action redraws the parts around it, never the field: what is being typed
+    is not overwritten by a redraw that started before the keystroke reached the server. Read
+    the value with ctx.local.get(key, default); `clear_fields` empties it after a send.
+    """
+    gen = ctx.local.get(key + "#gen", 0)
+
+    def build() -> ft.Control:
+        tf = make(str(ctx.local.get(key, default)))
+
+        def changed(e: Any) -> None:
+            ctx.local[key] = e.control.value or ""
+        tf.on_change = changed
+        return tf
+    return ctx.part(("field", key, gen, default, sig), build, key=key)
+
+
+def clear_fields(ctx: UiContext, *keys: str) -> None:
+    """Forget typed values and draw those fields afresh (empty, or showing their default)."""
+    for key in keys:
+        ctx.local.pop(key, None)
+        ctx.local[key + "#gen"] = ctx.local.get(key + "#gen", 0) + 1
 
 
 class UiContext:
@@ -43,6 +188,16 @@ class UiContext:
 
     def t(self, key: str, **params: Any) -> str:
         return i18n.t(self.lang, key, **params)
+
+    def sig(self, sig: Any) -> str:
+        """`sig` with the language, the seat and the players' names and colours added."""
+        people = [(s["name"], s["colour"]) for s in self.table.seats]
+        return signature(("ctx", self.lang, self.seat, self.is_host, people, sig))
+
+    def part(self, sig: Any, build: Callable[[], ft.Control | list[ft.Control]],
+             key: str | None = None) -> ft.Control:
+        """kit.part with the language and the players' names and colours added to the signature."""
+        return part(self.sig(sig), build, key=key)
 
     def tv(self, value: Any) -> str:
         """A value that may be a catalog key (default options) or the host's own text."""

@@ -71,6 +71,8 @@ class Screen:
         self._tick = 0
         self._route = ""
         self._set_tick: Any = None
+        self._slot = kit.Slot()  # the game's part of the screen: redrawn first (see render)
+        self._slot_in_tree = False
         self.error: str | None = None
 
     # ---------- life cycle ----------
@@ -165,6 +167,7 @@ class Screen:
         parts = [p for p in url.path.split("/") if p]
         query = parse_qs(url.query)
         self._leave_table()
+        self._slot = kit.Slot()
         self.local = {}
         self.error = None
         self.token = None
@@ -254,12 +257,24 @@ class Screen:
         if not force and sig == self._sig:
             return
         self._sig = sig
+        if not force and self._slot_in_tree:
+            # Two steps: the game's part first (a reveal), the rest of the screen once every
+            # screen of the table has had its turn. call_soon queues the second step behind the
+            # first steps of the other sessions, which the same change has already queued.
+            section = self.game_section()
+            if section is not None and section[0] != self._slot.shown and self._slot.redraw(*section):
+                asyncio.get_running_loop().call_soon(self._bump)
+                return
+        self._bump()
+
+    def _bump(self) -> None:
         self._tick += 1
         if self._set_tick is not None:
             self._set_tick(self._tick)
 
     def build(self) -> ft.Control:
         body: list[ft.Control]
+        self._slot_in_tree = False
         try:
             if self.role == "loading":
                 body = [ft.Container(ft.ProgressRing(), padding=40, alignment=ft.Alignment.CENTER)]
@@ -274,8 +289,10 @@ class Screen:
         except Exception as ex:  # never leave a blank screen
             body = [kit.card(ft.Text(self.t("ui.err.render"), size=18, color=ft.Colors.RED_700),
                              ft.Text(type(ex).__name__, size=12))]
+        top = kit.part(("top", self.lang, self.table.code if self.table else None,
+                        self.table.game_id if self.table else None), self.top_bar)
         return ft.SafeArea(content=ft.Column(
-            [self.top_bar(), ft.Container(content=ft.Column(body, spacing=14),
+            [top, ft.Container(content=ft.Column(body, spacing=14),
                                           padding=ft.Padding.symmetric(horizontal=14, vertical=8))],
             spacing=0, scroll=ft.ScrollMode.AUTO, expand=True, key=f"page:{self._route}"), expand=True)
 
@@ -305,8 +322,10 @@ class Screen:
         for p in self.hub.problems:
             out.append(kit.card(ft.Text(self.t("ui.err.table_restore", code=p["code"], reason=p["reason"]),
                                         size=15, color=ft.Colors.RED_800), bgcolor=ft.Colors.RED_50))
-        out.append(self.join_box())
-        out.append(self.create_form())
+        out.append(kit.part(("join", self.lang), self.join_box))
+        loc = self.local
+        out.append(kit.part(("create", self.lang, loc.get("game"), loc.get("n"), loc.get("names"), loc.get("colours"),
+                             {k: v for k, v in loc.items() if k.startswith("opts:")}), self.create_form))
         open_tables = [t for t in self.hub.tables.values() if t.phase != "ended"]
         if open_tables:
             rows: list[ft.Control] = [kit.title(self.t("ui.home.tables"), 20)]
@@ -430,7 +449,64 @@ class Screen:
         url = self.server.join_url(t.code)
         if self.role == "watch":
             out.append(kit.card(ft.Text(self.t("ui.host.no_key"), size=16), bgcolor=ft.Colors.AMBER_50))
-        big = t.phase == "lobby"  # once the game runs, the join card shrinks so the game gets the space
+        if t.phase != "ended":
+            big = t.phase == "lobby"  # once the game runs, the join card shrinks so the game gets the space
+            out.append(kit.part(("joincard", self.lang, url, big, self.server.other_bases),
+                                lambda: self.join_card(url, big)))
+            out.append(self.seat_part(host=self.role == "host"))
+        if self.role == "host":
+            legal = t.legal(None)
+            can_reveal = t.phase == "playing" and any(a.get("type") == "reveal" for a in legal)
+            out.append(kit.part(("controls", self.lang, t.phase, can_reveal), self.host_controls))
+        if t.phase == "lobby":
+            out.append(ft.Text(self.t("ui.host.lobby_hint"), size=18))
+        elif t.state is not None:
+            if t.phase == "ended":
+                out.append(kit.title(self.t("ui.ended"), 24))
+            out.append(self.game_live())
+        if self.role == "host":
+            out.append(kit.part(("print", self.lang, t.code, t.game_id), self.print_card))
+        return out
+
+    def game_section(self) -> tuple[str, Any] | None:
+        """The game's part of this screen: (signature, builder), or None when it shows none.
+
+        Host and spectators get the game's public screen, a seated phone its own; the scorer
+        once the table has ended."""
+        t = self.table
+        if t is None or t.state is None or t.phase == "lobby" or self.role not in ("host", "watch", "phone"):
+            return None
+        mod = game_screens(t.game_id)
+        ended = t.phase == "ended"
+        local = self._local_sig()
+        if self.role == "phone":
+            self.seat = t.seat_of(self.token)
+            if self.seat is None:
+                if not (self.token and t.is_spectator(self.token)):
+                    return None
+                ctx = self.ctx(host_view=True)
+                ctx.is_host = False
+            else:
+                ctx = self.ctx()
+                show = mod.result if ended and hasattr(mod, "result") else mod.phone
+                return ctx.sig(("phone", t.phase, ctx.view, ctx.legal, local)), lambda: show(ctx)
+        else:
+            ctx = self.ctx(host_view=True)
+        show = mod.result if ended and hasattr(mod, "result") else mod.host
+        return ctx.sig(("public", t.phase, ctx.view, ctx.legal, local)), lambda: show(ctx)
+
+    def game_live(self) -> ft.Control:
+        section = self.game_section()
+        assert section is not None
+        self._slot_in_tree = True
+        return kit.live(self._slot, *section)
+
+    def _local_sig(self) -> Any:
+        return {k: v for k, v in self.local.items() if k != "swap_from"}
+
+    def join_card(self, url: str, big: bool) -> ft.Control:
+        t = self.table
+        assert t is not None
         qr = ft.Image(src=qr_png(url), width=260 if big else 130, height=260 if big else 130,
                       semantics_label=self.t("ui.host.qr"))
         join = ft.Column([
@@ -441,24 +517,7 @@ class Screen:
             *[ft.Text(f"{self.t('ui.host.other_address')} {b}/t/{t.code}", size=13,
                       color=ft.Colors.ON_SURFACE_VARIANT, selectable=True) for b in self.server.other_bases[:4]],
         ], spacing=4, tight=True)
-        if t.phase != "ended":
-            out.append(kit.card(ft.Row([qr, join], wrap=True, spacing=20)))
-            out.append(self.seat_panel(host=self.role == "host"))
-        if self.role == "host":
-            out.append(self.host_controls())
-        if t.phase == "lobby":
-            out.append(ft.Text(self.t("ui.host.lobby_hint"), size=18))
-        elif t.state is not None:
-            ctx = self.ctx(host_view=True)
-            mod = game_screens(t.game_id)
-            if t.phase == "ended" and hasattr(mod, "result"):
-                out.append(kit.title(self.t("ui.ended"), 24))
-                out += mod.result(ctx)
-            else:
-                out += mod.host(ctx)
-        if self.role == "host":
-            out.append(self.print_card())
-        return out
+        return kit.card(ft.Row([qr, join], wrap=True, spacing=20))
 
     def print_card(self) -> ft.Control:
         """Downloads: the game's print-and-play sheets and this table's join card."""
@@ -487,6 +546,14 @@ class Screen:
         lck = src.get("locked") or []
         return set(sub), set(lck)
 
+    def seat_part(self, host: bool) -> ft.Control:
+        t = self.table
+        assert t is not None
+        sub, lck = self.submitted_sets()
+        sig = ("seats", self.lang, host, self.seat, t.phase, t.public_seats(), sorted(sub), sorted(lck),
+               list(t.spectators.values()), self.local.get("swap_from"))
+        return kit.part(sig, lambda: self.seat_panel(host))
+
     def seat_panel(self, host: bool) -> ft.Control:
         t = self.table
         assert t is not None
@@ -495,53 +562,59 @@ class Screen:
         swap_from = self.local.get("swap_from")
         waiting = list(t.spectators.items())
         for i, s in enumerate(t.public_seats()):
-            status = s["status"]
-            label = self.t(f"ui.status.{status}")
-            colour = {"free": ft.Colors.GREY_500, "joined": ft.Colors.AMBER_800,
-                      "connected": ft.Colors.GREEN_700}[status]
-            pills = [kit.pill(label, colour)]
+            mark = ""
             if t.phase == "playing":
-                if i in lck:
-                    pills.append(kit.pill(self.t("ui.status.locked"), ft.Colors.INDIGO_700))
-                elif i in sub:
-                    pills.append(kit.pill(self.t("ui.status.submitted"), ft.Colors.BLUE_600))
-            row: list[ft.Control] = [kit.seat_dot(s["colour"], 22),
-                                     ft.Text(s["name"] + (f"  ({self.t('ui.you')})" if i == self.seat else ""),
-                                             size=18, expand=True), *pills]
-            if host:
-                if status != "free":
-                    async def free(e: Any, i: int = i) -> None:
-                        await self.request({"op": "free", "seat": i})
-                    row.append(ft.IconButton(ft.Icons.PERSON_REMOVE, on_click=free,
-                                             tooltip=self.t("ui.host.free", name=s["name"])))
-                else:
-                    for tok, name in waiting[:3]:
-                        async def seat_them(e: Any, i: int = i, tok: str = tok) -> None:
-                            await self.request({"op": "seat", "seat": i, "token": tok})
-                        row.append(ft.TextButton(content=self.t("ui.host.seat_them", name=name),
-                                                 on_click=seat_them))
-
-                async def swap(e: Any, i: int = i) -> None:
-                    first = self.local.get("swap_from")
-                    if first is None:
-                        self.local["swap_from"] = i
-                        self.render(force=True)
-                    else:
-                        self.local.pop("swap_from", None)
-                        if first != i:
-                            await self.request({"op": "swap", "a": first, "b": i})
-                        self.render(force=True)
-                row.append(ft.IconButton(ft.Icons.SWAP_VERT, on_click=swap,
-                                         tooltip=self.t("ui.host.swap", name=s["name"]),
-                                         selected=swap_from == i,
-                                         icon_color=ft.Colors.PRIMARY if swap_from == i else None))
-            rows.append(ft.Row(row, spacing=8))
+                mark = "locked" if i in lck else "submitted" if i in sub else ""
+            offer = waiting[:3] if host and s["status"] == "free" else []
+            # One part per seat: a lock or a reveal redraws the rows that changed, not the panel.
+            rows.append(kit.part(("seat", self.lang, host, i, s, mark, i == self.seat, offer, swap_from == i),
+                                 lambda i=i, s=s, mark=mark, offer=offer: self.seat_row(host, i, s, mark, offer),
+                                 key=f"seat{i}"))
         if waiting:
             rows.append(ft.Text(self.t("ui.host.spectators", names=", ".join(n for _, n in waiting)), size=15))
         if host and swap_from is not None:
             rows.append(ft.Text(self.t("ui.host.swap_hint", name=t.seats[swap_from]["name"]), size=15,
                                 color=ft.Colors.PRIMARY))
         return kit.card(*rows)
+
+    def seat_row(self, host: bool, i: int, s: dict[str, Any], mark: str,
+                 offer: list[tuple[str, str]]) -> ft.Control:
+        status = s["status"]
+        colour = {"free": ft.Colors.GREY_500, "joined": ft.Colors.AMBER_800,
+                  "connected": ft.Colors.GREEN_700}[status]
+        pills = [kit.pill(self.t(f"ui.status.{status}"), colour)]
+        if mark:
+            pills.append(kit.pill(self.t(f"ui.status.{mark}"),
+                                  ft.Colors.INDIGO_700 if mark == "locked" else ft.Colors.BLUE_600))
+        row: list[ft.Control] = [kit.seat_dot(s["colour"], 22),
+                                 ft.Text(s["name"] + (f"  ({self.t('ui.you')})" if i == self.seat else ""),
+                                         size=18, expand=True), *pills]
+        if host:
+            if status != "free":
+                async def free(e: Any) -> None:
+                    await self.request({"op": "free", "seat": i})
+                row.append(ft.IconButton(ft.Icons.PERSON_REMOVE, on_click=free,
+                                         tooltip=self.t("ui.host.free", name=s["name"])))
+            else:
+                for tok, name in offer:
+                    async def seat_them(e: Any, tok: str = tok) -> None:
+                        await self.request({"op": "seat", "seat": i, "token": tok})
+                    row.append(ft.TextButton(content=self.t("ui.host.seat_them", name=name), on_click=seat_them))
+
+            async def swap(e: Any) -> None:
+                first = self.local.get("swap_from")
+                if first is None:
+                    self.local["swap_from"] = i
+                else:
+                    self.local.pop("swap_from", None)
+                    if first != i:
+                        await self.request({"op": "swap", "a": first, "b": i})
+                self.render(force=True)
+            chosen = self.local.get("swap_from") == i
+            row.append(ft.IconButton(ft.Icons.SWAP_VERT, on_click=swap,
+                                     tooltip=self.t("ui.host.swap", name=s["name"]), selected=chosen,
+                                     icon_color=ft.Colors.PRIMARY if chosen else None))
+        return ft.Row(row, spacing=8)
 
     def host_controls(self) -> ft.Control:
         t = self.table
@@ -589,24 +662,32 @@ class Screen:
                                          kit.title(s["name"], 24)], spacing=10)]
         if t.phase == "lobby":
             out.append(kit.card(ft.Text(self.t("ui.phone.waiting_start"), size=20)))
-            field = ft.TextField(label=self.t("ui.phone.your_name"), value=s["name"], max_length=24)
-
-            async def rename(e: Any) -> None:
-                await self.request({"op": "rename", "name": field.value or ""})
-            field.on_submit = rename
-            out.append(ft.Row([ft.Container(field, expand=True),
-                               kit.button(self.t("ui.phone.rename"), rename, primary=False)]))
-            out.append(self.seat_panel(host=False))
+            out.append(kit.part(("rename", self.lang, s["name"]), lambda: self.rename_row(s["name"])))
+            out.append(self.seat_part(host=False))
             return out
-        mod = game_screens(t.game_id)
-        ctx = self.ctx()
         if t.phase == "ended":
             out.append(kit.title(self.t("ui.ended"), 22))
-            out += mod.result(ctx) if hasattr(mod, "result") else mod.phone(ctx)
-        else:
-            out += mod.phone(ctx)
-        out.append(self.seat_panel(host=False))
+        out.append(self.game_live())
+        out.append(self.seat_part(host=False))
         return out
+
+    def rename_row(self, name: str) -> ft.Control:
+        field = ft.TextField(label=self.t("ui.phone.your_name"), value=name, max_length=24)
+
+        async def rename(e: Any) -> None:
+            await self.request({"op": "rename", "name": field.value or ""})
+        field.on_submit = rename
+        return ft.Row([ft.Container(field, expand=True),
+                       kit.button(self.t("ui.phone.rename"), rename, primary=False)])
+
+    def join_name_field(self) -> ft.Control:
+        name = ft.TextField(label=self.t("ui.phone.your_name"), value=self.local.get("name", ""), max_length=24,
+                            text_size=20)
+
+        def keep(e: Any) -> None:
+            self.local["name"] = name.value or ""
+        name.on_change = keep
+        return name
 
     def spectator(self) -> list[ft.Control]:
         t = self.table
@@ -614,22 +695,15 @@ class Screen:
         out: list[ft.Control] = [kit.card(ft.Text(self.t("ui.phone.spectating"), size=18),
                                           bgcolor=ft.Colors.AMBER_50)]
         if t.state is not None:
-            mod = game_screens(t.game_id)
-            ctx = self.ctx(host_view=True)
-            ctx.is_host = False
-            out += mod.result(ctx) if t.phase == "ended" and hasattr(mod, "result") else mod.host(ctx)
-        out.append(self.seat_panel(host=False))
+            out.append(self.game_live())
+        out.append(self.seat_part(host=False))
         return out
 
     def join_screen(self) -> list[ft.Control]:
         t = self.table
         assert t is not None
-        name = ft.TextField(label=self.t("ui.phone.your_name"), value=self.local.get("name", ""), max_length=24,
-                            text_size=20)
-
-        def keep(e: Any) -> None:
-            self.local["name"] = name.value or ""
-        name.on_change = keep
+        # Its own part: another phone taking a seat redraws the seat buttons, not what is being typed here.
+        name = kit.part(("joinname", self.lang), self.join_name_field)
         out: list[ft.Control] = [kit.title(self.t("ui.phone.welcome"), 24)]
         if self.token and t.seat_of(self.token) is None and not t.is_spectator(self.token):
             out.append(kit.card(ft.Text(self.t("ui.phone.seat_lost"), size=16), bgcolor=ft.Colors.AMBER_50))
@@ -651,7 +725,8 @@ class Screen:
                 s = t.seats[i]
 
                 async def take(e: Any, i: int = i) -> None:
-                    await taken(await self.request({"op": "join", "seat": i, "name": name.value or None}, token=""))
+                    await taken(await self.request({"op": "join", "seat": i, "name": self.local.get("name") or None},
+                                                 token=""))
                 out.append(kit.button(self.t("ui.phone.take_seat", name=s["name"]), take, colour=s["colour"],
                                       width=10_000))
         else:
@@ -660,7 +735,8 @@ class Screen:
             out.append(name)
 
             async def watch(e: Any) -> None:
-                await taken(await self.request({"op": "spectate", "name": name.value or None}, token=""))
+                await taken(await self.request({"op": "spectate", "name": self.local.get("name") or None},
+                                                 token=""))
             out.append(kit.button(self.t("ui.phone.watch"), watch, width=10_000))
         return out
 

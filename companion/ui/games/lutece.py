@@ -64,6 +64,10 @@ def _slot_tile(ctx: UiContext, s: dict[str, Any], big: bool) -> ft.Control:
 
 
 def _board(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
+    return ctx.part(("lutece.board", v["slots"], v["bank"], v["decks"], big), lambda: _board_card(ctx, v, big))
+
+
+def _board_card(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
     tiles = [_slot_tile(ctx, s, big) for s in v["slots"]]
     extra: list[ft.Control] = []
     if v["bank"] is not None:
@@ -86,31 +90,36 @@ def _face_down(ctx: UiContext, p: dict[str, Any]) -> str:
 
 
 def _players(ctx: UiContext, v: dict[str, Any], big: bool, face_down: bool = True) -> ft.Control:
-    rows: list[ft.Control] = []
     choosing = v["phase"] == "choose"
-    for p in v["players"]:
-        taken = ", ".join(t["slot"] for t in p["taken"]) or "–"
-        pills: list[ft.Control] = []
-        if p["start"]:
-            pills.append(kit.pill(ctx.t("lutece.ui.start"), ft.Colors.BROWN_400))
-        if choosing:
-            if p["locked"]:
-                pills.append(kit.pill(ctx.t("lutece.ui.ready"), ft.Colors.INDIGO_700))
-            elif p["picked"]:
-                pills.append(kit.pill(ctx.t("lutece.ui.choosing"), ft.Colors.BLUE_600))
-        line: list[ft.Control] = [
-            kit.seat_dot(p["colour"] or ctx.colour(p["seat"]), 22 if big else 16),
-            ft.Text(p["name"], size=20 if big else 17, weight=ft.FontWeight.W_600, expand=True),
-            ft.Text(ctx.t("lutece.ui.gold", gold=p["gold"]), size=20 if big else 17, weight=ft.FontWeight.BOLD),
-            *pills,
-        ]
-        col: list[ft.Control] = [ft.Row(line, spacing=8)]
-        if choosing and face_down:
-            col.append(ft.Text(_face_down(ctx, p), size=19 if big else 15, weight=ft.FontWeight.W_600,
-                               color=ft.Colors.BROWN_700 if p["cards_down"] else ft.Colors.ON_SURFACE_VARIANT))
-        col.append(_sub(ctx.t("lutece.ui.taken", cards=taken), 15 if big else 13))
-        rows.append(ft.Column(col, spacing=2, tight=True))
+    # One part per player: a lock or a bribe redraws that player's row only.
+    rows = [ctx.part(("lutece.player", p, choosing, big, face_down),
+                     lambda p=p: _player_row(ctx, p, choosing, big, face_down), key=f"p{p['seat']}")
+            for p in v["players"]]
     return kit.card(kit.title(ctx.t("lutece.ui.players"), 20), *rows)
+
+
+def _player_row(ctx: UiContext, p: dict[str, Any], choosing: bool, big: bool, face_down: bool) -> ft.Control:
+    taken = ", ".join(t["slot"] for t in p["taken"]) or "–"
+    pills: list[ft.Control] = []
+    if p["start"]:
+        pills.append(kit.pill(ctx.t("lutece.ui.start"), ft.Colors.BROWN_400))
+    if choosing:
+        if p["locked"]:
+            pills.append(kit.pill(ctx.t("lutece.ui.ready"), ft.Colors.INDIGO_700))
+        elif p["picked"]:
+            pills.append(kit.pill(ctx.t("lutece.ui.choosing"), ft.Colors.BLUE_600))
+    line: list[ft.Control] = [
+        kit.seat_dot(p["colour"] or ctx.colour(p["seat"]), 22 if big else 16),
+        ft.Text(p["name"], size=20 if big else 17, weight=ft.FontWeight.W_600, expand=True),
+        ft.Text(ctx.t("lutece.ui.gold", gold=p["gold"]), size=20 if big else 17, weight=ft.FontWeight.BOLD),
+        *pills,
+    ]
+    col: list[ft.Control] = [ft.Row(line, spacing=8)]
+    if choosing and face_down:
+        col.append(ft.Text(_face_down(ctx, p), size=19 if big else 15, weight=ft.FontWeight.W_600,
+                           color=ft.Colors.BROWN_700 if p["cards_down"] else ft.Colors.ON_SURFACE_VARIANT))
+    col.append(_sub(ctx.t("lutece.ui.taken", cards=taken), 15 if big else 13))
+    return ft.Column(col, spacing=2, tight=True)
 
 
 def _resolution(ctx: UiContext, v: dict[str, Any], big: bool) -> list[ft.Control]:
@@ -132,8 +141,8 @@ def _log(ctx: UiContext, v: dict[str, Any], n: int = 8) -> list[ft.Control]:
     if not v["log"]:
         return []
     tail = v["log"][-n:]
-    return [kit.card(kit.title(ctx.t("lutece.ui.log"), 18),
-                     *[ft.Text(ctx.msg(e), size=14) for e in reversed(tail)])]
+    return [ctx.part(("lutece.log", tail), lambda: kit.card(kit.title(ctx.t("lutece.ui.log"), 18),
+                                                            *[ft.Text(ctx.msg(e), size=14) for e in reversed(tail)]))]
 
 
 def _cost_buttons(ctx: UiContext, slot: str, current: int | None, wrap: bool = True) -> ft.Control:
@@ -295,26 +304,16 @@ def _score_form(ctx: UiContext, v: dict[str, Any], me: dict[str, Any] | None, fo
     key = "score:host" if host_mode else "score"
     loc: dict[str, Any] = ctx.local.setdefault(key, {})
     cur = (me or {}).get("score")
+    names = [*RESOURCES, "places"]
+    defaults = {f: "" if cur is None else str(cur[f]) for f in names}
     fields: list[ft.Control] = []
-    tfs: dict[str, ft.TextField] = {}
-    # The fields of the previous frame: Flet writes a typed value into the control before the
-    # change handler runs, so a rebuild in between (another player sends a card) must take the
-    # value from there, or it would send "" and wipe what this player just typed.
-    prev: dict[str, ft.TextField] = loc.setdefault("_fields", {})
-    for f in [*RESOURCES, "places"]:
+    for f in names:
         label = ctx.t("lutece.score.places") if f == "places" else ctx.t(f"lutece.res.{f}")
-        default = "" if cur is None else str(cur[f])
-        old = prev.get(f)
-        typed = old.value if old is not None and old.value else None
-        tf = ft.TextField(label=label, value=typed or loc.get(f, default), keyboard_type=ft.KeyboardType.NUMBER,
-                          text_size=22, width=160)
-
-        def changed(e: Any, f: str = f) -> None:
-            loc[f] = e.control.value or ""
-        tf.on_change = changed
-        prev[f] = tf
-        tfs[f] = tf
-        fields.append(tf)
+        # Each field is a part of its own: a card arriving from another player redraws the screen
+        # around it, never the field being typed in.
+        fields.append(kit.field(ctx, f"{key}:{f}", lambda value, label=label: ft.TextField(
+            label=label, value=value, keyboard_type=ft.KeyboardType.NUMBER, text_size=22, width=160),
+            default=defaults[f]))
     head: list[ft.Control] = []
     if host_mode:
         def who_changed(e: Any) -> None:
@@ -330,14 +329,15 @@ def _score_form(ctx: UiContext, v: dict[str, Any], me: dict[str, Any] | None, fo
                 action["for"] = int(loc.get("for"))
             except (TypeError, ValueError):
                 action["for"] = None
-        for f, tf in tfs.items():
-            raw = str(tf.value or loc.get(f) or "").strip()
+        for f in names:
+            raw = str(ctx.local.get(f"{key}:{f}", defaults[f])).strip()
             try:
                 action[f] = int(raw)
             except ValueError:
                 action[f] = raw
         if await ctx.act(action):
             ctx.local.pop(key, None)
+            kit.clear_fields(ctx, *(f"{key}:{f}" for f in names))
     title = ctx.t("lutece.ui.score_for_title") if host_mode else ctx.t("lutece.ui.score_card")
     card = kit.card(kit.title(title, 20), *head, _sub(ctx.t("lutece.ui.score_hint"), 15),
                     ft.Row(fields, wrap=True, spacing=8, run_spacing=8),

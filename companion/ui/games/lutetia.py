@@ -75,6 +75,12 @@ def _header(ctx: UiContext, v: dict[str, Any], size: int) -> list[ft.Control]:
 
 
 def _track(ctx: UiContext, v: dict[str, Any], cell: int) -> ft.Control:
+    """The board, redrawn only when Miraculix or Asterix moves."""
+    return ctx.part(("lutetia.track", v["areas"], v["miraculix"], v["asterix"], cell),
+                    lambda: _track_card(ctx, v, cell))
+
+
+def _track_card(ctx: UiContext, v: dict[str, Any], cell: int) -> ft.Control:
     """The board: five area rows of ten spaces (+ the virtual 51–55), Miraculix and Asterix marked."""
     rows: list[ft.Control] = []
     m, a = v["miraculix"], v["asterix"]
@@ -125,6 +131,11 @@ def _reveals(ctx: UiContext, v: dict[str, Any], big: bool) -> list[ft.Control]:
 
 
 def _players(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
+    return ctx.part(("lutetia.players", v["seats"], v["turn"], v["mod_pile"], v["mod_discard"], big),
+                    lambda: _players_card(ctx, v, big))
+
+
+def _players_card(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
     rows: list[ft.Control] = [kit.title(ctx.t("lutetia.ui.players"), 20)]
     for s in v["seats"]:
         pills: list[ft.Control] = []
@@ -150,8 +161,9 @@ def _log(ctx: UiContext, v: dict[str, Any], n: int) -> list[ft.Control]:
     items = v["log"][-n:]
     if not items:
         return []
-    return [kit.card(ft.Text(ctx.t("lutetia.ui.log"), size=16, weight=ft.FontWeight.BOLD),
-                     *[_sub(ctx.msg(e), 14) for e in reversed(items)])]
+    return [ctx.part(("lutetia.log", items), lambda: kit.card(
+        ft.Text(ctx.t("lutetia.ui.log"), size=16, weight=ft.FontWeight.BOLD),
+        *[_sub(ctx.msg(e), 14) for e in reversed(items)]))]
 
 
 # --------------------------------------------------------------------------- phone

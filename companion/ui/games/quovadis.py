@@ -74,12 +74,18 @@ def _node_card(ctx: UiContext, v: dict[str, Any], k: int, big: bool) -> ft.Contr
                         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
 
 
+def _node_part(ctx: UiContext, v: dict[str, Any], k: int, big: bool) -> ft.Control:
+    """A committee is redrawn only when a senator, a chip or Caesar on it moves."""
+    outs = [p for p in v["paths"] if p["from"] == k]
+    return ctx.part(("qv.node", k, big, v["nodes"][k], outs), lambda: _node_card(ctx, v, k, big), key=f"n{k}")
+
+
 def _board(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
     if big:
-        rows = [ft.Row([_node_card(ctx, v, k, True) for k in row], alignment=ft.MainAxisAlignment.CENTER,
+        rows = [ft.Row([_node_part(ctx, v, k, True) for k in row], alignment=ft.MainAxisAlignment.CENTER,
                        spacing=12, wrap=True) for row in BOARD_ROWS]
         return kit.card(kit.title(ctx.t("quovadis.ui.board"), 20), *rows)
-    items = [_node_card(ctx, v, k, False) for row in BOARD_ROWS for k in row]
+    items = [_node_part(ctx, v, k, False) for row in BOARD_ROWS for k in row]
     return kit.card(kit.title(ctx.t("quovadis.ui.board"), 18), *items)
 
 
@@ -93,8 +99,12 @@ def _stock(ctx: UiContext, v: dict[str, Any], size: int) -> ft.Control:
 
 def _log(ctx: UiContext, items: list[dict[str, Any]], title_key: str, last: int, size: int,
          bgcolor: str | None = None) -> ft.Control:
-    lines = [ft.Text(ctx.msg(e), size=size) for e in reversed(items[-last:])]
-    return kit.card(kit.title(ctx.t(title_key), 18), *lines, bgcolor=bgcolor)
+    tail = items[-last:]
+
+    def build() -> ft.Control:
+        lines = [ft.Text(ctx.msg(e), size=size) for e in reversed(tail)]
+        return kit.card(kit.title(ctx.t(title_key), 18), *lines, bgcolor=bgcolor)
+    return ctx.part(("qv.log", title_key, tail, size, bgcolor), build)
 
 
 def _promises(ctx: UiContext, v: dict[str, Any], size: int) -> list[ft.Control]:
@@ -264,12 +274,9 @@ def _give_card(ctx: UiContext, me: dict[str, Any]) -> ft.Control | None:
     if not gives:
         return None
     top = gives[0]["max"]
-    field = ft.TextField(label=ctx.t("quovadis.ui.amount", max=top), value=ctx.local.get("qv_amount", ""),
-                         keyboard_type=ft.KeyboardType.NUMBER, text_size=20)
-
-    def changed(e: Any) -> None:
-        ctx.local["qv_amount"] = e.control.value or ""
-    field.on_change = changed
+    field = kit.field(ctx, "qv_amount", lambda value: ft.TextField(
+        label=ctx.t("quovadis.ui.amount", max=top), value=value, keyboard_type=ft.KeyboardType.NUMBER,
+        text_size=20), sig=top)
     row: list[ft.Control] = []
     for a in gives:
         async def give(e: Any, to: int = a["to"]) -> None:
@@ -279,7 +286,7 @@ def _give_card(ctx: UiContext, me: dict[str, Any]) -> ft.Control | None:
             except ValueError:
                 amount = raw
             if await ctx.act({"type": "give", "to": to, "amount": amount}):
-                ctx.local.pop("qv_amount", None)
+                kit.clear_fields(ctx, "qv_amount")
         row.append(kit.button(ctx.t("quovadis.ui.give_to", player=ctx.name(a["to"])), give,
                               colour=ctx.colour(a["to"])))
     return kit.card(
@@ -294,17 +301,14 @@ def _promise_card(ctx: UiContext, v: dict[str, Any]) -> ft.Control | None:
     proms = [a for a in ctx.legal if a["type"] == "promise"]
     if not proms:
         return None
-    field = ft.TextField(label=ctx.t("quovadis.ui.promise_text"), value=ctx.local.get("qv_promise", ""),
-                         max_length=proms[0]["max_len"], text_size=18)
-
-    def changed(e: Any) -> None:
-        ctx.local["qv_promise"] = e.control.value or ""
-    field.on_change = changed
+    max_len = proms[0]["max_len"]
+    field = kit.field(ctx, "qv_promise", lambda value: ft.TextField(
+        label=ctx.t("quovadis.ui.promise_text"), value=value, max_length=max_len, text_size=18), sig=max_len)
     row: list[ft.Control] = []
     for a in proms:
         async def record(e: Any, to: int = a["to"]) -> None:
             if await ctx.act({"type": "promise", "to": to, "text": ctx.local.get("qv_promise", "")}):
-                ctx.local.pop("qv_promise", None)
+                kit.clear_fields(ctx, "qv_promise")
         row.append(kit.button(ctx.t("quovadis.ui.promise_to", player=ctx.name(a["to"])), record,
                               primary=False))
     note = "quovadis.help.binding" if v["options"].get("binding") else "quovadis.ui.promise_free"

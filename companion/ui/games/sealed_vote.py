@@ -42,12 +42,16 @@ def _history(ctx: UiContext, view: dict[str, Any], skip_latest: bool) -> list[ft
     out: list[ft.Control] = []
     items = view["history"][1:] if skip_latest else view["history"]
     for h in items:
-        head = f"{ctx.t('sv.round', n=h['round_no'])}: {h['question']['question'] or ctx.t('sv.default_question')}"
-        if h.get("abandoned"):
-            out.append(ft.Text(f"{head} – {ctx.t('sv.abandoned')}", size=14, italic=True))
-            continue
-        out.append(kit.card(ft.Text(head, size=15, weight=ft.FontWeight.BOLD), *_results(ctx, h)))
+        # A past round never changes: each is its own part, built once and then passed over.
+        out.append(ctx.part(("sv.h", h), lambda h=h: _past_round(ctx, h), key=f"h{h['round_no']}"))
     return out
+
+
+def _past_round(ctx: UiContext, h: dict[str, Any]) -> ft.Control:
+    head = f"{ctx.t('sv.round', n=h['round_no'])}: {h['question']['question'] or ctx.t('sv.default_question')}"
+    if h.get("abandoned"):
+        return ft.Text(f"{head} – {ctx.t('sv.abandoned')}", size=14, italic=True)
+    return kit.card(ft.Text(head, size=15, weight=ft.FontWeight.BOLD), *_results(ctx, h))
 
 
 def phone(ctx: UiContext) -> list[ft.Control]:
@@ -88,26 +92,21 @@ def phone(ctx: UiContext) -> list[ft.Control]:
             ))
     else:
         key = f"bid{v['round_no']}"
-        field = ft.TextField(
-            label=ctx.t("sv.your_bid", lo=q["min"], hi=q["max"]),
-            value=str(ctx.local.get(key, "" if mine is None else mine)),
-            keyboard_type=ft.KeyboardType.NUMBER, text_size=28, autofocus=False,
-        )
-
-        def changed(e: Any) -> None:
-            ctx.local[key] = field.value
+        default = "" if mine is None else str(mine)
 
         async def send(e: Any) -> None:
-            raw = (field.value or "").strip()
+            raw = str(ctx.local.get(key, default)).strip()
             try:
                 value: Any = int(raw)
             except ValueError:
                 value = raw
             if await ctx.act({"type": "submit", "value": value}):
-                ctx.local.pop(key, None)
-        field.on_change = changed
-        field.on_submit = send
-        out.append(field)
+                kit.clear_fields(ctx, key)
+
+        def make(value: str) -> ft.TextField:
+            return ft.TextField(label=ctx.t("sv.your_bid", lo=q["min"], hi=q["max"]), value=value,
+                                keyboard_type=ft.KeyboardType.NUMBER, text_size=28, on_submit=send)
+        out.append(kit.field(ctx, key, make, default=default, sig=(q["min"], q["max"])))
         out.append(kit.button(ctx.t("ui.submit"), send))
         if mine is not None:
             out.append(ft.Text(ctx.t("ui.your_choice", value=mine), size=18))
@@ -150,23 +149,16 @@ def _ask_form(ctx: UiContext, v: dict[str, Any]) -> ft.Control:
     loc.setdefault("min", str(q.get("min", 0)))
     loc.setdefault("max", str(q.get("max", 20)))
 
-    def bind(field: ft.TextField, key: str) -> ft.TextField:
-        def changed(e: Any) -> None:
-            loc[key] = field.value
-        field.on_change = changed
-        return field
-
-    question = bind(ft.TextField(label=ctx.t("sv.opt.question"), value=loc["q"]), "q")
+    question = kit.field(ctx, "q", lambda value: ft.TextField(label=ctx.t("sv.opt.question"), value=value))
     mode = ft.Dropdown(label=ctx.t("sv.opt.mode"), value=loc["mode"], options=[
         ft.DropdownOption(key="choice", text=ctx.t("sv.mode.choice")),
         ft.DropdownOption(key="number", text=ctx.t("sv.mode.number"))])
-    choices = bind(ft.TextField(label=ctx.t("sv.opt.choices"), value=loc["choices"]), "choices")
-    lo = bind(ft.TextField(label=ctx.t("sv.opt.min"), value=loc["min"], width=140,
-                           keyboard_type=ft.KeyboardType.NUMBER), "min")
-    hi = bind(ft.TextField(label=ctx.t("sv.opt.max"), value=loc["max"], width=140,
-                           keyboard_type=ft.KeyboardType.NUMBER), "max")
-    numbers = ft.Row([lo, hi], visible=loc["mode"] == "number")
-    choices.visible = loc["mode"] == "choice"
+    if loc["mode"] == "choice":
+        detail = kit.field(ctx, "choices", lambda value: ft.TextField(label=ctx.t("sv.opt.choices"), value=value))
+    else:
+        detail = ft.Row([kit.field(ctx, k, lambda value, k=k: ft.TextField(
+            label=ctx.t(f"sv.opt.{k}"), value=value, width=140, keyboard_type=ft.KeyboardType.NUMBER))
+            for k in ("min", "max")])
 
     async def mode_changed(e: Any) -> None:
         loc["mode"] = e.control.value
@@ -187,7 +179,7 @@ def _ask_form(ctx: UiContext, v: dict[str, Any]) -> ft.Control:
             action["min"], action["max"] = as_int(loc["min"]), as_int(loc["max"])
         await ctx.act(action)
 
-    return kit.card(kit.title(ctx.t("sv.ask_title"), 20), question, mode, choices, numbers,
+    return kit.card(kit.title(ctx.t("sv.ask_title"), 20), question, mode, detail,
                     kit.button(ctx.t("ui.ask"), ask, icon=ft.Icons.SEND))
 
 

@@ -1,0 +1,115 @@
+"""Screens are cut into memoised parts (companion/ui/kit.py: part, field): a change at the table
+redraws only the parts that show it. Proved here on real Flet sessions (benchmarks/harness.py:
+the same Session code the web server runs, over a connection that records what would be sent):
+
+* a value being typed is never overwritten by another player's action, even when Flet has put
+  the keystroke into the control and the change handler has not run yet;
+* another player's lock redraws that player's seat row and the game part on each screen, not
+  the past rounds, the join card, the top bar.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import flet as ft
+
+from benchmarks import harness as H
+from companion.table.hub import Hub
+from companion.table.store import MemoryStore
+from companion.ui import kit
+from companion.ui.games import sealed_vote as sv_ui
+from companion.ui.screens import Server
+
+
+def name_of(sig: str) -> str:
+    """The name a part was given: kit.part(("name", ...)) or ctx.part(("name", ...))."""
+    outer = json.loads(sig)[0]
+    return outer[5][0] if outer[0] == "ctx" else outer[0]
+
+
+def walk(c: Any) -> Any:
+    """Every control of a rendered tree (through components, containers and lists)."""
+    if isinstance(c, list):
+        for x in c:
+            yield from walk(x)
+        return
+    if not isinstance(c, ft.BaseControl):
+        return
+    yield c
+    for name in ("_b", "content", "controls", "views"):
+        child = getattr(c, name, None)
+        if child is not None:
+            yield from walk(child)
+
+
+def text_fields(client: H.Client) -> list[ft.TextField]:
+    assert client.session is not None
+    return [c for c in walk(client.session.page.views) if isinstance(c, ft.TextField)]
+
+
+async def _table(phones: int = 3) -> tuple[Any, list[str], Server, Any]:
+    hub = Hub(MemoryStore())
+    server = Server(hub, "http://test")
+    t, tokens = H.make_table(hub, phones)
+    await t.request(t.host_token, {"op": "host_act", "action": {"type": "ask", "mode": "number",
+                                                                "question": "Bid", "min": 0, "max": 100}})
+    return t, tokens, server, H.new_pubsub()
+
+
+async def test_typing_survives_other_players_actions() -> None:
+    t, tokens, server, pubsub = await _table()
+    phone, = await H.open_table(server, pubsub, t, tokens[:1], host=False)
+    await H.quiet([phone])
+    (field,) = text_fields(phone)
+    assert phone.session is not None  # the client's keystroke, patched into the control as Flet does
+    phone.session.apply_patch(field._i, {"value": "42"})  # ... and its on_change has not run yet
+    for tok in tokens[1:]:
+        await t.request(tok, {"op": "act", "action": {"type": "submit", "value": 7}})
+        await t.request(tok, {"op": "act", "action": {"type": "lock"}})
+    await H.quiet([phone])
+    assert phone.screen.seat == 0
+    (again,) = text_fields(phone)
+    assert again is field and again.value == "42"
+    # the limits change (a new question): now the field is drawn afresh, with the new label
+    await t.request(t.host_token, {"op": "host_act", "action": {"type": "ask", "mode": "number",
+                                                                "question": "Again", "min": 1, "max": 9}})
+    await H.quiet([phone])
+    (fresh,) = text_fields(phone)
+    assert fresh is not field and "9" in str(fresh.label)
+    phone.close()
+
+
+async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any) -> None:
+    t, tokens, server, pubsub = await _table(6)
+    clients = await H.open_table(server, pubsub, t, tokens, host=True)
+    for rnd in range(3):  # three rounds in the history
+        for tok in tokens:
+            await t.request(tok, {"op": "act", "action": {"type": "submit", "value": rnd}})
+            await t.request(tok, {"op": "act", "action": {"type": "lock"}})
+        await t.request(t.host_token, {"op": "host_act", "action": {"type": "ask", "mode": "number",
+                                                                    "question": f"R{rnd}", "min": 0, "max": 9}})
+    for tok in tokens[1:]:
+        await t.request(tok, {"op": "act", "action": {"type": "submit", "value": 5}})
+    await H.quiet(clients)
+    built: list[str] = []
+    real = kit._made
+
+    def counting(b: Any) -> Any:
+        built.append(b.sig)
+        return real(b)
+    monkeypatch.setattr(kit, "_made", counting)
+    past = []
+    monkeypatch.setattr(sv_ui, "_past_round", lambda *a, real=sv_ui._past_round: past.append(1) or real(*a))
+    await t.request(tokens[1], {"op": "act", "action": {"type": "lock"}})
+    await H.quiet(clients)
+    names = [name_of(s) for s in built]
+    seat_rows = [n for n in names if n == "seat"]
+    assert past == []  # no past round is drawn again on any of the 7 screens
+    assert len(seat_rows) == 7  # on each screen: the one row of the player who locked
+    assert not {"top", "print", "joincard", "controls", "sv.h"} & set(names), names
+    for c in clients:
+        c.close()
+    await asyncio.sleep(0)
