@@ -24,7 +24,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.browser.helpers import HOST, eventually, open_screen, page_text, read_qr, see, tap, type_into
+from tests.browser.helpers import (
+    HOST,
+    create_table,
+    eventually,
+    fill,
+    join_phones,
+    page_text,
+    see,
+    tall_shot,
+    tap,
+)
 
 NAMES = ["Anna", "Bert", "Chloé", "David"]
 T0 = time.monotonic()
@@ -34,37 +44,8 @@ def say(msg: str) -> None:
     print(f"[lutece {time.monotonic() - T0:6.1f}s] {msg}", flush=True)
 
 
-async def open_dropdown(page: Any, index: int) -> None:
-    """Flutter dropdowns have no accessible name: click the index-th unnamed button."""
-    boxes = await page.evaluate("""() => Array.from(document.querySelectorAll('flt-semantics[role=button]'))
-        .filter(n => !(n.getAttribute('aria-label') || n.innerText || '').trim())
-        .map(n => { const r = n.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })""")
-    x, y = boxes[index]
-    await page.mouse.click(x, y)
-
-
-async def fill(page: Any, label: str, value: str) -> None:
-    """Type into a field and check it took (a keystroke racing a re-render can be lost)."""
-    for _ in range(4):
-        await type_into(page, label, value)
-        await asyncio.sleep(0.3)
-        if await page.get_by_role("textbox", name=label).first.input_value() == value:
-            return
-    raise AssertionError(f"could not type {value!r} into {label!r}")
-
-
 async def gone(page: Any, name: str) -> None:
     await page.get_by_role("button", name=name, exact=True).first.wait_for(state="detached", timeout=60_000)
-
-
-async def tall_shot(page: Any, path: Any, height: int = 2600) -> None:
-    """The host screen scrolls inside the canvas: a tall viewport shows all of it in one picture."""
-    await page.set_viewport_size({"width": HOST["width"], "height": height})
-    await page.mouse.move(640, 400)
-    await page.mouse.wheel(0, -20_000)  # from the top
-    await asyncio.sleep(2.5)
-    await page.screenshot(path=str(path))
-    await page.set_viewport_size(HOST)
 
 
 LEAVES_JS = """() => Array.from(document.querySelectorAll('flt-semantics'))
@@ -161,27 +142,12 @@ async def test_lutece_three_rounds_four_phones(browser: Any, server: Any, shots:
 async def _three_rounds(browser: Any, server: Any, shots: Any) -> None:
     global T0
     T0 = time.monotonic()
-    host_ctx, host = await open_screen(browser, server.base + "/", HOST)
-    await see(host, "Create table")
-    await open_dropdown(host, 0)
-    await tap(host, "Lutèce", exact=True)
-    await host.get_by_role("textbox", name="Character deck size").wait_for(timeout=60_000)
-    await host.get_by_role("textbox", name="Player 4 (optional)").wait_for(timeout=60_000)
-    for i, name in enumerate(NAMES):
-        await fill(host, f"Player {i + 1} (optional)", name)
-    await fill(host, "Character deck size", "3")
-    await fill(host, "Place deck size", "20")
-    await tap(host, "Create table")
-    await see(host, "Scan with your phone")
-    join_url = await read_qr(host)
+    table = await create_table(browser, server, "Lutèce", names=NAMES,
+                               fields={"Character deck size": "3", "Place deck size": "20"})
+    host_ctx, host = table.ctx, table.page
     say("table created")
-
-    phones = []
-    for name in NAMES:  # one after the other: four Flutter apps starting at once overload a busy machine
-        _, ph = await open_screen(browser, join_url)
-        await tap(ph, f"Sit as {name}")
-        await see(ph, "Waiting for the host to start")
-        phones.append(ph)
+    # one after the other: four Flutter apps starting at once overload a busy machine
+    phones = await join_phones(browser, table.join_url, NAMES)
     anna, bert, chloe, david = phones
     await tap(host, "Start")
     await asyncio.gather(*(see(ph, "Choose 2 action cards:") for ph in phones))
@@ -217,7 +183,7 @@ async def _three_rounds(browser: Any, server: Any, shots: Any) -> None:
     await see(david, "Anna: 3 and 0 gold")
     await see(host, "3 of 4 are ready")
     await no_secrets(host, phones, picks)
-    await tall_shot(host, shots / "lutece-host-choosing.png")
+    await tall_shot(host, shots / "lutece-host-choosing.png", HOST["width"], 2600)
     await lock(david, last=True)  # the last lock reveals
 
     # the resolution, step by step, on the host
@@ -238,7 +204,7 @@ async def _three_rounds(browser: Any, server: Any, shots: Any) -> None:
     await see(david, "Your gold: 6")  # 5 - 1 + 1 + 1
     await see(host, "Decks left – characters: 1, places: 18")
     say("round 1 resolved")
-    await tall_shot(host, shots / "lutece-host.png")
+    await tall_shot(host, shots / "lutece-host.png", HOST["width"], 2600)
 
     # refill: the takers enter their new cards' costs on their phones, the host the rest
     await tap(bert, "I: 3", exact=True)
@@ -339,6 +305,6 @@ async def _three_rounds(browser: Any, server: Any, shots: Any) -> None:
         await see(page, "Points by source")
         await see(page, "Cervoise: most Chloé (10), fewest Bert (0)")
     say("scorer on all five screens")
-    await tall_shot(host, shots / "lutece-result.png", 1500)
+    await tall_shot(host, shots / "lutece-result.png", HOST["width"], 1500)
     await chloe.screenshot(path=str(shots / "lutece-result-phone.png"))
     await host_ctx.close()
