@@ -57,6 +57,20 @@ def static_cache_dir(hub: Hub) -> Path:
 PRINTABLES = Path(__file__).resolve().parent.parent / "printables"
 
 
+def print_cache_dir(hub: Hub) -> Path:
+    """Where printables rendered in another language are kept: the data directory, else a temp dir."""
+    data_dir = getattr(hub.store, "dir", None)
+    if isinstance(data_dir, Path):
+        return data_dir / "cache" / "print"
+    return Path(tempfile.mkdtemp(prefix="companion-print-"))
+
+
+def bad_lang(lang: str) -> Response:
+    """400 for a print download in a language the catalog does not have."""
+    return Response(f"Unknown language {lang[:20]!r}: use lang=" + ", lang=".join(i18n.LANGS) + ".\n",
+                    status_code=400, media_type="text/plain; charset=utf-8")
+
+
 def open_hub(data_dir: str | Path) -> tuple[Hub, str | None]:
     """Open the store; a broken data directory gives a message and a working in-memory table list."""
     try:
@@ -85,27 +99,52 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
             return Response(status_code=404)
         return Response(qr_png(server.join_url(t.code)), media_type="image/png")
 
+    print_cache: Path | None = None
+    print_locks: dict[str, asyncio.Lock] = {}
+
     @api.get("/print/{name}.pdf")
-    async def printable(name: str) -> Response:
-        """The committed print-and-play PDFs (printables/), for download from the host screen."""
+    async def printable(name: str, lang: str = "en") -> Response:
+        """The print-and-play PDFs, for download from the host screen: lang=en (default) is the
+        committed file in printables/; lang=de|fr is the same recipe rendered on demand (seconds
+        of CPU, in a thread) and cached in the data directory."""
+        nonlocal print_cache
         path = PRINTABLES / f"{name}.pdf"
         if not name.replace("-", "").isalnum() or not path.is_file():
             return Response(status_code=404)
-        data = await asyncio.to_thread(path.read_bytes)
+        if lang not in i18n.LANGS:
+            return bad_lang(lang)
+        if lang == "en":
+            data = await asyncio.to_thread(path.read_bytes)
+            filename = f"{name}.pdf"
+        else:
+            from companion.printing import printables
+
+            if printables.spec_for(name) is None:
+                return Response(status_code=404)
+            if print_cache is None:
+                print_cache = print_cache_dir(hub)
+            lock = print_locks.setdefault(f"{name}-{lang}", asyncio.Lock())
+            async with lock:  # one render per file, however many hosts press the button
+                data = await asyncio.to_thread(printables.localized, name, lang, print_cache)
+            filename = f"{name}-{lang}.pdf"
         return Response(data, media_type="application/pdf",
-                        headers={"Content-Disposition": f'attachment; filename="{name}.pdf"'})
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     @api.get("/join-card/{code}.pdf")
-    async def join_card(code: str, paper: str = "a4") -> Response:
-        """A printable join card (QR code, code and URL) for a table, rendered off the event loop."""
+    async def join_card(code: str, paper: str = "a4", lang: str = "en") -> Response:
+        """A printable join card (QR code, code and URL) for a table, in lang=en|de|fr, rendered
+        off the event loop."""
         t = hub.get(code)
         if t is None or paper not in ("a4", "letter"):
             return Response(status_code=404)
+        if lang not in i18n.LANGS:
+            return bad_lang(lang)
         from companion.printing.api import join_card_pdf
 
-        data = await asyncio.to_thread(join_card_pdf, t.code, server.join_url(t.code), paper)
+        data = await asyncio.to_thread(join_card_pdf, t.code, server.join_url(t.code), paper, lang=lang)
+        filename = f"join-{t.code}.pdf" if lang == "en" else f"join-{t.code}-{lang}.pdf"
         return Response(data, media_type="application/pdf",
-                        headers={"Content-Disposition": f'attachment; filename="join-{t.code}.pdf"'})
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     async def main(page: ft.Page) -> None:
         await session_main(page, server)

@@ -5,6 +5,9 @@
     registration_pdf(paper, backs, offset) -> bytes      duplex offset test page
     companion.printing.cli.main(argv)                    `companion print ...`
 
+Each takes lang="en" | "de" | "fr": the language of every text printed on cards and sheets
+(catalog keys "print.*" in companion/i18n/core.py). printables/ holds the English files.
+
 Modules: units (lengths), layout (pure positions), decks (what to print), cards/board/art
 (drawing), engine (page jobs, painting), runner (parallel pages -> PDF), pdf (exact-size
 PDF writer), printables (--all).

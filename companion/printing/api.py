@@ -1,5 +1,8 @@
 """The functions the CLI and the web app call. Pure CPU work, no I/O: run them off the event
-loop (e.g. `await asyncio.to_thread(render_pdf, "lutetia")`)."""
+loop (e.g. `await asyncio.to_thread(render_pdf, "lutetia")`).
+
+Every function takes `lang` ("en", "de", "fr"; default "en"): the language of the texts printed
+on the cards and sheets. Anything else raises ValueError naming the choices."""
 
 from __future__ import annotations
 
@@ -18,21 +21,23 @@ from companion.printing.layout import LayoutOptions
 from companion.printing.runner import pdf_from_jobs
 
 LAYOUT_KEYS = {"paper", "orientation", "card", "bleed", "margin", "gap", "dpi", "backs", "offset", "crop_marks"}
+OTHER_KEYS = ("copies", "mod_deck", "areas", "quality", "optimize", "workers", "progress", "lang")
 
 
 def split_options(layout: dict[str, Any]) -> tuple[LayoutOptions, dict[str, Any]]:
-    unknown = set(layout) - LAYOUT_KEYS - {"copies", "mod_deck", "areas", "quality", "optimize", "workers", "progress"}
+    unknown = set(layout) - LAYOUT_KEYS - set(OTHER_KEYS)
     if unknown:
         raise TypeError(f"unknown print options: {', '.join(sorted(unknown))}")
     opts = LayoutOptions(**{k: v for k, v in layout.items() if k in LAYOUT_KEYS and v is not None})
     opts.normalised()  # validate early
-    rest = {k: layout.get(k) for k in ("copies", "mod_deck", "areas", "quality", "optimize", "workers", "progress")}
+    rest = {k: layout.get(k) for k in OTHER_KEYS}
+    rest["lang"] = D.check_lang(rest["lang"])
     return opts, rest
 
 
 def select_items(game: str, deck: str | None = None, mod_deck: Any = None,
-                 areas: str | None = None) -> list[D.Deck | D.Board]:
-    items = D.game_items(game, mod_deck, areas)
+                 areas: str | None = None, lang: str = "en") -> list[D.Deck | D.Board]:
+    items = D.game_items(game, mod_deck, areas, lang)
     if deck is None or deck == "all":
         return items
     chosen = [i for i in items if i.name == deck.lower()]
@@ -45,7 +50,7 @@ def game_jobs(game: str, deck: str | None = None, **layout: Any) -> list[PageJob
     opts, rest = split_options(layout)
     given = frozenset(k for k, v in layout.items() if k in LAYOUT_KEYS and v is not None)
     jobs: list[PageJob] = []
-    for item in select_items(game, deck, rest["mod_deck"], rest["areas"]):
+    for item in select_items(game, deck, rest["mod_deck"], rest["areas"], rest["lang"]):
         if isinstance(item, D.Board):
             jobs += board_jobs(item, opts)
         else:
@@ -58,7 +63,8 @@ def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None 
 
     layout: paper, orientation, card, bleed, margin, gap, dpi, backs, offset, crop_marks,
     copies (each card this many times), mod_deck ("12,12,12"), areas (LUTETIA's option, e.g.
-    "orange-green-blue-red-grey"), quality (JPEG), optimize (smaller JPEG, slower), workers.
+    "orange-green-blue-red-grey"), quality (JPEG), optimize (smaller JPEG, slower), workers,
+    lang (language of the printed texts: "en", "de", "fr").
     """
     jobs = game_jobs(game, deck, **layout)
     title = f"{D.game_id(game)} {deck or 'all'}"
@@ -68,34 +74,37 @@ def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None 
 
 
 def registration_pdf(paper: str = "a4", backs: str = "duplex-long", offset: Any = None, dpi: int = 300,
-                     quality: int = JPEG_QUALITY, optimize: bool = False) -> bytes:
+                     quality: int = JPEG_QUALITY, optimize: bool = False, lang: str = "en") -> bytes:
     """Two pages for measuring a printer's duplex offset (see docs/PRINTING.md)."""
-    return pdf_from_jobs(registration_jobs(paper, backs, offset, dpi), title="registration", quality=quality,
-                         workers=1, optimize=optimize)
+    jobs = registration_jobs(paper, backs, offset, dpi, lang=D.check_lang(lang))
+    return pdf_from_jobs(jobs, title="registration", quality=quality, workers=1, optimize=optimize)
 
 
-def join_card_jobs(code: str, url: str, paper: str = "a4", dpi: int = 300) -> list[PageJob]:
+def join_card_jobs(code: str, url: str, paper: str = "a4", dpi: int = 300, lang: str = "en") -> list[PageJob]:
+    from companion.i18n import t
     from companion.printing.decks import CardSpec, Deck, face
 
-    card = CardSpec("join", "join", face("join.card", code=str(code), url=str(url)), None, copies=4)
-    deck = Deck("table", "join", f"Join card {code}", (card,), card="90x125mm")
+    lang = D.check_lang(lang)
+    card = CardSpec("join", "join", face("join.card", code=str(code), url=str(url), lang=lang), None, copies=4)
+    deck = Deck("table", "join", t(lang, "print.deck.join", code=code), (card,), card="90x125mm", lang=lang)
     opts = LayoutOptions(paper=paper, dpi=dpi, gap="6mm", bleed="0mm")
     return deck_jobs(deck, opts, given=frozenset({"gap", "bleed"}))[1]
 
 
-def join_card_pdf(code: str, url: str, paper: str = "a4", dpi: int = 300) -> bytes:
+def join_card_pdf(code: str, url: str, paper: str = "a4", dpi: int = 300, lang: str = "en") -> bytes:
     """One sheet of four join cards for a table: QR code of `url`, the code, the URL."""
-    return pdf_from_jobs(join_card_jobs(code, url, paper, dpi), title=f"join {code}", workers=1)
+    return pdf_from_jobs(join_card_jobs(code, url, paper, dpi, lang), title=f"join {code}", workers=1)
 
 
-def join_card_png(code: str, url: str, dpi: int = 150) -> bytes:
+def join_card_png(code: str, url: str, dpi: int = 150, lang: str = "en") -> bytes:
     """A single join card as PNG bytes (for showing or sharing on screen)."""
     import io
 
     from companion.printing.cards import render_face
     from companion.printing.units import mm_to_px
 
-    c = render_face("join.card", {"code": code, "url": url}, mm_to_px(90, dpi), mm_to_px(125, dpi), 0, dpi)
+    c = render_face("join.card", {"code": code, "url": url, "lang": D.check_lang(lang)}, mm_to_px(90, dpi),
+                    mm_to_px(125, dpi), 0, dpi)
     buf = io.BytesIO()
     c.img.save(buf, "PNG")
     return buf.getvalue()

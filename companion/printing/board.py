@@ -15,6 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion import i18n
 from companion.printing import art
 from companion.printing.art import INK, PAPER, WHITE, mix, rgb
 from companion.printing.fonts import big_glyph, fit_text
@@ -40,7 +41,7 @@ def track_geometry(space_mm: float) -> tuple[float, float, dict[int, tuple[int, 
 
 
 @lru_cache(maxsize=4)
-def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int) -> Image.Image:
+def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int, lang: str = "en") -> Image.Image:
     s_mm = parse_length(space)
     w_mm, h_mm, cells = track_geometry(s_mm)
 
@@ -52,9 +53,9 @@ def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int) -> Im
     d.rectangle((u(2), u(2), img.width - u(2), img.height - u(2)), outline=mix(PAPER, INK, 0.5), width=u(0.6))
     half = img.width // 2
     fit_text(d, (u(BOARD_BORDER_MM), u(4), half - u(20), u(3 + TITLE_MM - 2)),
-             "TRACK 1–50 · start before 1", kind="bold", max_size=u(5.5), fill=INK, align="left")
+             i18n.t(lang, "print.lutetia.track_title"), kind="bold", max_size=u(5.5), fill=INK, align="left")
     fit_text(d, (half + u(20), u(4), img.width - u(BOARD_BORDER_MM), u(3 + TITLE_MM - 2)),
-             "51–55: virtual, for the game end", kind="bold", max_size=u(4.5), fill=INK, align="right")
+             i18n.t(lang, "print.lutetia.track_virtual"), kind="bold", max_size=u(4.5), fill=INK, align="right")
     x0, y0 = BOARD_BORDER_MM, BOARD_BORDER_MM + TITLE_MM
     lw = max(2, u(0.5))
     # connectors between rows (behind the spaces)
@@ -151,7 +152,7 @@ def tile_board(board_mm: tuple[float, float], paper: str, orientation: str | Non
     return tiles
 
 
-def paint_tile(page: Image.Image, board: Image.Image, tile: Tile, dpi: int, title: str) -> None:
+def paint_tile(page: Image.Image, board: Image.Image, tile: Tile, dpi: int, title: str, lang: str = "en") -> None:
     """Paste one piece on its page and draw its joining instructions in the page margin."""
     def u(mm: float) -> int:
         return mm_to_px(mm, dpi)
@@ -165,7 +166,8 @@ def paint_tile(page: Image.Image, board: Image.Image, tile: Tile, dpi: int, titl
     ov = u(OVERLAP_MM)
     lw = max(2, u(0.3))
     grey = mix(WHITE, INK, 0.55)
-    label = f"{title} · piece {tile.row * tile.cols + tile.col + 1} of {tile.cols * tile.rows}"
+    label = i18n.t(lang, "print.board.piece", title=title, n=tile.row * tile.cols + tile.col + 1,
+                   total=tile.cols * tile.rows)
     lx = dx + (ov + u(5) if tile.col > 0 else 0)
     fit_text(d, (lx, max(0, dy - u(6.5)), dx + tw - ov - u(5), dy - u(1.5)), label, kind="bold", max_size=u(3.2),
              fill=INK, align="left")
@@ -182,14 +184,14 @@ def paint_tile(page: Image.Image, board: Image.Image, tile: Tile, dpi: int, titl
         _hatch(d, (dx + tw - ov, dy, dx + tw, dy + th), grey, u(0.25), u(4))
         _join_ticks(d, dx + tw - ov, dy, dy + th, u, lw)
         fit_text(d, (dx + tw - ov - u(60), dy + th + u(1), dx + tw - ov - u(4), dy + th + u(7)),
-                 f"glue ▶ piece {tile.row * tile.cols + tile.col + 2} on top", kind="bold",
+                 i18n.t(lang, "print.board.glue", n=tile.row * tile.cols + tile.col + 2), kind="bold",
                  max_size=u(3), fill=INK, align="right")
     if tile.row < tile.rows - 1:
         _hatch(d, (dx, dy + th - ov, dx + tw, dy + th), grey, u(0.25), u(4))
     if tile.col > 0:
         _join_ticks(d, dx + ov, dy, dy + th, u, lw)
         fit_text(d, (dx + ov + u(4), dy + th + u(1), dx + ov + u(70), dy + th + u(7)),
-                 f"◀ lay over piece {tile.row * tile.cols + tile.col}, art on art", kind="bold",
+                 i18n.t(lang, "print.board.lay_over", n=tile.row * tile.cols + tile.col), kind="bold",
                  max_size=u(3), fill=INK, align="left")
 
 
@@ -212,7 +214,7 @@ def _hatch(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fill: object,
 
 def board_image(params: dict[str, Any], dpi: int) -> Image.Image:
     areas = tuple(tuple(a) for a in params["areas"])
-    return render_track(areas, params["space"], dpi)  # type: ignore[arg-type]
+    return render_track(areas, params["space"], dpi, params.get("lang", "en"))  # type: ignore[arg-type]
 
 
 def board_size_mm(params: dict[str, Any]) -> tuple[float, float]:

@@ -4,6 +4,9 @@ Every renderer gets a `Canvas` (card + bleed) and the face's parameters, and pai
 whole canvas: backgrounds run into the bleed, text and icons stay inside the safe area
 (3 mm inside the cut line) and shrink to fit. Names are generic (PLAN, VOTE, ROMAN, ...):
 no game logos, no borrowed artwork.
+
+Texts come from the message catalog (keys "print.*", companion/i18n/core.py) in the face's
+`lang` ("en" when not given); colour names are English ids translated with "print.colour.*".
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from companion.i18n import t
 from companion.printing import art
 from companion.printing.art import INK, PAPER, WHITE, Canvas, mix, rgb, text_on
 from companion.printing.fonts import big_glyph, fit_text, font
@@ -33,6 +37,11 @@ def render_face(name: str, params: dict[str, Any], w: int, h: int, bleed: int, d
 
 
 # ---- shared pieces -------------------------------------------------------------------------
+
+def colour_name(lang: str, name: str) -> str:
+    """A colour id ("green") in capitals in `lang` ("GRÜN")."""
+    return t(lang, f"print.colour.{name}").upper()
+
 
 def frame(c: Canvas, colour: tuple[int, int, int], border_mm: float = 3.2, radius_mm: float = 3.0,
           inner: tuple[int, int, int] = PAPER) -> tuple[int, int, int, int]:
@@ -133,9 +142,9 @@ def footer(c: Canvas, colour: tuple[int, int, int], height_mm: float = 5) -> int
 # ---- LUTETIA -------------------------------------------------------------------------------
 
 @renderer("lutetia.plan")
-def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int) -> None:
+def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int, lang: str = "en") -> None:
     col = rgb(colour)
-    top = header(c, col, str(number), f"PLAN {lo}–{hi}")
+    top = header(c, col, str(number), t(lang, "print.lutetia.plan_range", lo=lo, hi=hi))
     bottom = footer(c, col)
     strip_h = c.u(6)
     strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
@@ -149,13 +158,13 @@ def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int) -> None:
     big_glyph(c.draw, (c.cx - k - c.u(2), cy - k, c.cx + k + c.u(2), cy + k), str(number), kind="serif", fill=col,
               stroke=max(2, c.u(0.5)), stroke_fill=INK)
     fit_text(c.draw, (strip[0], text_top, strip[2], strip[1] - c.u(1)),
-             f"Fulfilled when the marker stops on {number}.", kind="sans", max_size=c.u(2.6), fill=INK)
+             t(lang, "print.lutetia.plan_rule", number=number), kind="sans", max_size=c.u(2.6), fill=INK)
 
 
 @renderer("lutetia.roman")
-def lutetia_roman(c: Canvas, name: str, colour: str, lo: int, hi: int) -> None:
+def lutetia_roman(c: Canvas, name: str, colour: str, lo: int, hi: int, lang: str = "en") -> None:
     col = rgb(colour)
-    top = header(c, col, "R", f"ROMAN {lo}–{hi}")
+    top = header(c, col, "R", t(lang, "print.lutetia.roman_range", lo=lo, hi=hi))
     bottom = footer(c, col)
     strip_h = c.u(6)
     strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
@@ -163,25 +172,26 @@ def lutetia_roman(c: Canvas, name: str, colour: str, lo: int, hi: int) -> None:
     icon_box = (c.b + c.u(14), top + c.u(5), c.b + c.w - c.u(14), top + c.u(37))
     art.icon_helmet(c.draw, icon_box, mix(col, PAPER, 0.25), INK)
     fit_text(c.draw, (c.b + c.u(5), icon_box[3] + c.u(1), c.b + c.w - c.u(5), icon_box[3] + c.u(10)),
-             f"{name.upper()} ROMAN", kind="serif", max_size=c.u(6.5), fill=col)
+             t(lang, "print.lutetia.roman_title", colour=colour_name(lang, name)), kind="serif", max_size=c.u(6.5),
+             fill=col)
     fit_text(c.draw, (c.b + c.u(6), icon_box[3] + c.u(11), c.b + c.w - c.u(6), strip[1] - c.u(2)),
-             f"Hand in with your R card while the marker stands in {lo}–{hi} "
-             f"(a modification card may reach back or ahead).", kind="sans", max_size=c.u(3.0), fill=INK)
+             t(lang, "print.lutetia.roman_rule", lo=lo, hi=hi), kind="sans", max_size=c.u(3.0), fill=INK)
 
 
 @renderer("lutetia.plan_back")
-def lutetia_plan_back(c: Canvas, area: int, name: str, colour: str, lo: int, hi: int) -> None:
-    back_pattern(c, rgb(colour), "PLAN", f"{lo}–{hi} · {name.upper()}", art.icon_temple)
+def lutetia_plan_back(c: Canvas, area: int, name: str, colour: str, lo: int, hi: int, lang: str = "en") -> None:
+    back_pattern(c, rgb(colour), t(lang, "print.lutetia.plan"), f"{lo}–{hi} · {colour_name(lang, name)}",
+                 art.icon_temple)
 
 
-VOTE_TEXT = {
-    "M": ("POWER", "Decides the vote alone. If several are played, the first one revealed counts."),
-    "R": ("ROMAN", "Worth 0. Abstain and hand in a Roman plan – or draw a modification card."),
+VOTE_TEXT = {  # catalog keys: title, rule
+    "M": ("print.lutetia.power", "print.lutetia.power_rule"),
+    "R": ("print.lutetia.roman", "print.lutetia.roman_vote_rule"),
 }
 
 
 @renderer("lutetia.vote")
-def lutetia_vote(c: Canvas, value: str, name: str, colour: str) -> None:
+def lutetia_vote(c: Canvas, value: str, name: str, colour: str, lang: str = "en") -> None:
     col = rgb(colour)
     panel = frame(c, col)
     corner_index(c, value, col if sum(col) < 600 else INK, panel, size_mm=6.5)
@@ -190,13 +200,13 @@ def lutetia_vote(c: Canvas, value: str, name: str, colour: str) -> None:
     ink = col if sum(col) < 600 else mix(col, INK, 0.3)
     big_glyph(c.draw, big, value, kind="serif", fill=ink, stroke=max(2, c.u(0.55)), stroke_fill=INK)
     if value in VOTE_TEXT:
-        title, rule = VOTE_TEXT[value]
+        title, rule = (t(lang, key) for key in VOTE_TEXT[value])
         fit_text(c.draw, (px0 + c.u(4), big[3] + c.u(3), px1 - c.u(4), big[3] + c.u(11)), title,
                  kind="serif", max_size=c.u(6.5), fill=INK)
         fit_text(c.draw, (px0 + c.u(5), big[3] + c.u(12), px1 - c.u(5), py1 - c.u(10)), rule,
                  kind="sans", max_size=c.u(3.2), fill=INK)
     else:
-        fit_text(c.draw, (px0 + c.u(4), big[3] + c.u(3), px1 - c.u(4), big[3] + c.u(11)), "VOTE",
+        fit_text(c.draw, (px0 + c.u(4), big[3] + c.u(3), px1 - c.u(4), big[3] + c.u(11)), t(lang, "print.lutetia.vote"),
                  kind="serif", max_size=c.u(6.5), fill=INK)
         pips = int(value) // 10
         r = c.u(2.1)
@@ -205,20 +215,20 @@ def lutetia_vote(c: Canvas, value: str, name: str, colour: str) -> None:
         for n in rows:
             art.dots_row(c, c.cx, y, n, r, fill=ink, gap=c.u(1.6))
             y += c.u(6)
-    fit_text(c.draw, (px0 + c.u(4), py1 - c.u(8), px1 - c.u(4), py1 - c.u(2.5)), name.upper(),
+    fit_text(c.draw, (px0 + c.u(4), py1 - c.u(8), px1 - c.u(4), py1 - c.u(2.5)), colour_name(lang, name),
              kind="bold", max_size=c.u(3.2), fill=mix(col, INK, 0.5))
 
 
 @renderer("lutetia.vote_back")
-def lutetia_vote_back(c: Canvas, name: str, colour: str) -> None:
-    back_pattern(c, rgb(colour), "VOTE", name.upper(), art.icon_ballot)
+def lutetia_vote_back(c: Canvas, name: str, colour: str, lang: str = "en") -> None:
+    back_pattern(c, rgb(colour), t(lang, "print.lutetia.vote"), colour_name(lang, name), art.icon_ballot)
 
 
 MOD_COLOUR = rgb("#7a5230")
 
 
 @renderer("lutetia.mod")
-def lutetia_mod(c: Canvas, value: int) -> None:
+def lutetia_mod(c: Canvas, value: int, lang: str = "en") -> None:
     col = MOD_COLOUR
     panel = frame(c, col)
     px0, py0, px1, py1 = panel
@@ -228,24 +238,23 @@ def lutetia_mod(c: Canvas, value: int) -> None:
               stroke_fill=INK)
     art.dots_row(c, c.cx, py0 + c.u(41), value, c.u(2.0), fill=col, gap=c.u(1.8))
     art.icon_arrows(c.draw, (px0 + c.u(9), py0 + c.u(45), px1 - c.u(9), py0 + c.u(50)), INK)
-    fit_text(c.draw, (px0 + c.u(4), py0 + c.u(52), px1 - c.u(4), py0 + c.u(59)), "MODIFICATION",
-             kind="serif", max_size=c.u(5), fill=INK)
+    fit_text(c.draw, (px0 + c.u(4), py0 + c.u(52), px1 - c.u(4), py0 + c.u(59)),
+             t(lang, "print.lutetia.mod"), kind="serif", max_size=c.u(5), fill=INK)
     fit_text(c.draw, (px0 + c.u(5), py0 + c.u(60), px1 - c.u(5), py1 - c.u(8.5)),
-             f"Discard to fulfil one plan {value} before or after the marker's space.",
-             kind="sans", max_size=c.u(3.0), fill=INK)
+             t(lang, "print.lutetia.mod_rule", value=value), kind="sans", max_size=c.u(3.0), fill=INK)
 
 
 @renderer("lutetia.mod_back")
-def lutetia_mod_back(c: Canvas) -> None:
-    back_pattern(c, MOD_COLOUR, "MODIFICATION", "±1 · ±2 · ±3", art.icon_shield)
+def lutetia_mod_back(c: Canvas, lang: str = "en") -> None:
+    back_pattern(c, MOD_COLOUR, t(lang, "print.lutetia.mod"), "±1 · ±2 · ±3", art.icon_shield)
 
 
 # ---- Lutece --------------------------------------------------------------------------------
-LUTECE_TEXT = {"character": "CHARACTER", "place": "PLACE", "revenus": "REVENUS"}
+LUTECE_TEXT = {"character": "print.lutece.character", "place": "print.lutece.place", "revenus": "print.lutece.revenus"}
 
 
 @renderer("lutece.action")
-def lutece_action(c: Canvas, label: str, kind: str, name: str, colour: str) -> None:
+def lutece_action(c: Canvas, label: str, kind: str, name: str, colour: str, lang: str = "en") -> None:
     col = rgb(colour)
     panel = frame(c, col, border_mm=2.6, radius_mm=2.5)
     px0, py0, px1, py1 = panel
@@ -261,23 +270,23 @@ def lutece_action(c: Canvas, label: str, kind: str, name: str, colour: str) -> N
     big = (px0 + c.u(3), icon_box[3] + c.u(2), px1 - c.u(3), icon_box[3] + c.u(17))
     big_glyph(c.draw, big, label if kind != "revenus" else "+3", kind="serif", fill=ink,
               stroke=max(2, c.u(0.45)), stroke_fill=INK)
-    caption = LUTECE_TEXT[kind] + ("\n+3 gold" if kind == "revenus" else "")
+    caption = t(lang, LUTECE_TEXT[kind]) + ("\n" + t(lang, "print.lutece.revenus_gold") if kind == "revenus" else "")
     fit_text(c.draw, (px0 + c.u(3), big[3] + c.u(1.5), px1 - c.u(3), py1 - c.u(6)), caption,
              kind="bold", max_size=c.u(3.6), fill=INK)
-    fit_text(c.draw, (px0 + c.u(3), py1 - c.u(5.5), px1 - c.u(3), py1 - c.u(1.5)), name.upper(),
-             kind="bold", max_size=c.u(2.4), fill=mix(col, INK, 0.5))
+    fit_text(c.draw, (px0 + c.u(3), py1 - c.u(5.5), px1 - c.u(3), py1 - c.u(1.5)),
+             colour_name(lang, name), kind="bold", max_size=c.u(2.4), fill=mix(col, INK, 0.5))
 
 
 @renderer("lutece.action_back")
-def lutece_action_back(c: Canvas, name: str, colour: str) -> None:
-    back_pattern(c, rgb(colour), "ACTION", name.upper(),
+def lutece_action_back(c: Canvas, name: str, colour: str, lang: str = "en") -> None:
+    back_pattern(c, rgb(colour), t(lang, "print.lutece.action"), colour_name(lang, name),
                  lambda d, box, fill, line: art.icon_coin(d, box, fill, line))
 
 
 # ---- Quo Vadis -----------------------------------------------------------------------------
 
 @renderer("quovadis.laurel")
-def quovadis_laurel(c: Canvas, value: int, caesar: bool, colour: str) -> None:
+def quovadis_laurel(c: Canvas, value: int, caesar: bool, colour: str, lang: str = "en") -> None:
     col = rgb(colour)
     c.draw.rectangle(c.full, fill=col)
     r = c.w / 2
@@ -290,7 +299,7 @@ def quovadis_laurel(c: Canvas, value: int, caesar: bool, colour: str) -> None:
         box = (int(cx - r * 0.42), int(cy - r * 0.58), int(cx + r * 0.42), int(cy + r * 0.22))
         big_glyph(c.draw, box, str(value), kind="serif", fill=WHITE, stroke=max(2, c.u(0.4)), stroke_fill=INK)
         fit_text(c.draw, (int(cx - r * 0.5), int(cy + r * 0.25), int(cx + r * 0.5), int(cy + r * 0.5)),
-                 "CAESAR", kind="bold", max_size=c.u(3), fill=gold)
+                 t(lang, "print.quovadis.caesar"), kind="bold", max_size=c.u(3), fill=gold)
     else:
         box = (int(cx - r * 0.45), int(cy - r * 0.5), int(cx + r * 0.45), int(cy + r * 0.5))
         big_glyph(c.draw, box, str(value), kind="serif", fill=WHITE, stroke=max(2, c.u(0.4)), stroke_fill=INK)
@@ -311,14 +320,15 @@ def quovadis_laurel_back(c: Canvas) -> None:
 # ---- join card -----------------------------------------------------------------------------
 
 @renderer("join.card")
-def join_card(c: Canvas, code: str, url: str, title: str = "Join the table") -> None:
+def join_card(c: Canvas, code: str, url: str, title: str | None = None, lang: str = "en") -> None:
     import qrcode
     from PIL import Image
 
     col = rgb("#1f4e79")
     panel = frame(c, col, border_mm=3, radius_mm=4, inner=WHITE)
     px0, py0, px1, py1 = panel
-    fit_text(c.draw, (px0 + c.u(5), py0 + c.u(3), px1 - c.u(5), py0 + c.u(13)), title, kind="serif",
+    fit_text(c.draw, (px0 + c.u(5), py0 + c.u(3), px1 - c.u(5), py0 + c.u(13)),
+             title or t(lang, "print.join.title"), kind="serif",
              max_size=c.u(8), fill=col)
     qr = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_M)
     qr.add_data(url)
@@ -331,8 +341,8 @@ def join_card(c: Canvas, code: str, url: str, title: str = "Join the table") -> 
     qx, qy = c.cx - img.width // 2, py0 + c.u(15)
     c.img.paste(img, (qx, qy))
     y = qy + img.height + c.u(2)
-    fit_text(c.draw, (px0 + c.u(5), y, px1 - c.u(5), y + c.u(5)), "Table code", kind="sans",
+    fit_text(c.draw, (px0 + c.u(5), y, px1 - c.u(5), y + c.u(5)), t(lang, "print.join.code"), kind="sans",
              max_size=c.u(4), fill=INK)
     big_glyph(c.draw, (px0 + c.u(8), y + c.u(5.5), px1 - c.u(8), y + c.u(19)), code, kind="bold", fill=INK)
     fit_text(c.draw, (px0 + c.u(4), y + c.u(20.5), px1 - c.u(4), py1 - c.u(3)),
-             f"Scan with your phone camera, or open\n{url}", kind="sans", max_size=c.u(3.6), fill=INK)
+             t(lang, "print.join.scan", url=url), kind="sans", max_size=c.u(3.6), fill=INK)

@@ -2,11 +2,14 @@
 
     companion print GAME [--deck NAME] [--paper a4|letter] [--card poker] [--bleed 3mm]
                          [--backs duplex-long|duplex-short|fold|none] [--dpi 300]
-                         [--orientation portrait|landscape] [--offset X,Y] [--copies N] -o FILE.pdf
-    companion print --all            regenerate printables/ (A4 + Letter) and docs/print-*.png
+                         [--orientation portrait|landscape] [--offset X,Y] [--copies N] [--lang en|de|fr]
+                         -o FILE.pdf
+    companion print --all            regenerate printables/ (A4 + Letter, English) and docs/print-*.png
     companion print --registration   duplex offset test page
     companion print --join CODE URL  a sheet of join cards for a table
     companion print --list           games and decks
+
+--lang: the language of the texts printed on cards and sheets (default en).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.i18n import LANGS
 from companion.printing import api, printables
 from companion.printing import decks as D
 from companion.printing.layout import BACKS, CARD_PRESETS, PAPERS
@@ -49,6 +53,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--registration", action="store_true", help="the duplex registration test page")
     p.add_argument("--join", nargs=2, metavar=("CODE", "URL"), help="a sheet of join cards")
     p.add_argument("--list", action="store_true", help="list games and decks")
+    p.add_argument("--lang", default="en", choices=LANGS, help="language of the printed texts (default en)")
     return p
 
 
@@ -63,6 +68,10 @@ def _progress(label: str) -> Callable[[int, int], None]:
         elif done == total or done % 5 == 0:
             print(f"{label}: {done}/{total} pages", file=sys.stderr, flush=True)
     return show
+
+
+def _suffix(lang: str) -> str:
+    return "" if lang == "en" else f"-{lang}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,6 +97,10 @@ def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
                                        for i in D.game_items(g)))
         return 0
     if a.all:
+        if a.lang != "en":
+            print("companion print: --all makes the committed English printables; "
+                  "use GAME --lang for another language", file=sys.stderr)
+            return 2
         if a.check:
             problems = printables.stale()
             for line in problems:
@@ -102,20 +115,20 @@ def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     t = time.perf_counter()
     if a.registration:
         pdf = api.registration_pdf(a.paper, a.backs if a.backs.startswith("duplex") else "duplex-long", a.offset,
-                                   a.dpi, a.quality, a.optimize)
-        out = a.output or f"registration-{a.paper}.pdf"
+                                   a.dpi, a.quality, a.optimize, lang=a.lang)
+        out = a.output or f"registration-{a.paper}{_suffix(a.lang)}.pdf"
     elif a.join:
-        pdf = api.join_card_pdf(a.join[0], a.join[1], a.paper, a.dpi)
-        out = a.output or f"join-{a.join[0]}-{a.paper}.pdf"
+        pdf = api.join_card_pdf(a.join[0], a.join[1], a.paper, a.dpi, lang=a.lang)
+        out = a.output or f"join-{a.join[0]}-{a.paper}{_suffix(a.lang)}.pdf"
     elif a.game:
         game = D.game_id(a.game)
         pdf = api.render_pdf(
             game, a.deck, paper=a.paper, orientation=a.orientation, card=a.card, bleed=a.bleed, margin=a.margin,
             gap=a.gap, dpi=a.dpi, backs=a.backs, offset=a.offset, copies=a.copies, mod_deck=a.mod_deck, areas=a.areas,
             quality=a.quality, optimize=a.optimize, crop_marks=not a.no_crop_marks, workers=a.workers,
-            progress=_progress(f"{game}{'/' + a.deck if a.deck else ''}"),
+            progress=_progress(f"{game}{'/' + a.deck if a.deck else ''}"), lang=a.lang,
         )
-        out = a.output or f"{game}{'-' + a.deck if a.deck else ''}-{a.paper}.pdf"
+        out = a.output or f"{game}{'-' + a.deck if a.deck else ''}-{a.paper}{_suffix(a.lang)}.pdf"
     else:
         p.print_usage(sys.stderr)
         print("companion print: name a GAME, or use --all, --registration, --join or --list", file=sys.stderr)

@@ -9,6 +9,11 @@ LUTETIA colours: the rules only fix 21-30 blue and 31-40 red (flag `areas`). The
 names and colours come from companion.games.lutetia (COLOURS and the default of its `areas`
 option, "green-yellow-blue-red-purple"), as do the modification counts (options mod_1..3);
 LUTETIA_AREAS / LUTETIA_MOD_DECK below are only the fallback if that module is unavailable.
+
+Language: every builder takes `lang` ("en", "de", "fr"); it goes into each face's parameters
+(the renderers look their texts up in the message catalog, keys "print.*" in
+companion/i18n/core.py) and into the deck's title. Colour names stay English ids in the
+parameters (the renderers translate them).
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ import importlib
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
+
+from companion.i18n import LANGS, t
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,7 @@ class Deck:
     shape: str = "rect"
     gap: str = "0mm"
     bleed: str | None = None  # None = the layout default
+    lang: str = "en"  # language of the sheet labels
 
     def sequence(self) -> list[CardSpec]:
         """Cards in print order, copies expanded."""
@@ -67,6 +75,7 @@ class Board:
     name: str
     title: str
     params: tuple[tuple[str, Any], ...] = field(default=())
+    lang: str = "en"  # language of the piece labels
 
 
 # ---- colours -------------------------------------------------------------------------------
@@ -87,6 +96,15 @@ LAUREL_CHIPS: list[tuple[int, bool, int]] = [  # value, caesar, count
     (1, False, 18), (2, False, 8), (3, False, 15), (4, False, 9), (5, False, 6), (2, True, 6),
 ]
 LAUREL_COLOURS = {1: "#b0773c", 2: "#8fa3ad", 3: "#3f8f5a", 4: "#2f6fb0", 5: "#b03a3a", 0: "#6b3d8f"}
+
+
+def check_lang(lang: Any) -> str:
+    """The language of printed texts: one of LANGS, else ValueError with the choices."""
+    if lang is None:
+        return "en"
+    if not isinstance(lang, str) or lang not in LANGS:
+        raise ValueError(f"unknown language {str(lang)[:20]!r}; choose one of {', '.join(LANGS)}")
+    return lang
 
 
 def _lutetia_game() -> Any:
@@ -145,74 +163,82 @@ def parse_mod_deck(value: Any) -> dict[int, int]:
 
 
 # ---- LUTETIA -------------------------------------------------------------------------------
-def lutetia_plans(areas: str | None = None) -> Deck:
+def lutetia_plans(areas: str | None = None, lang: str = "en") -> Deck:
     """60 plan cards: per colour area its 10 numbers + 2 Roman plans; back = area colour."""
+    lang = check_lang(lang)
     cards = []
     for a, (name, colour) in enumerate(lutetia_areas(areas)):
         lo, hi = a * 10 + 1, a * 10 + 10
-        back = face("lutetia.plan_back", area=a, name=name, colour=colour, lo=lo, hi=hi)
+        back = face("lutetia.plan_back", area=a, name=name, colour=colour, lo=lo, hi=hi, lang=lang)
         for n in range(lo, hi + 1):
-            cards.append(CardSpec("plan", f"plan {n}", face("lutetia.plan", number=n, colour=colour, lo=lo, hi=hi), back))
-        cards.append(CardSpec("roman", f"roman {name}", face("lutetia.roman", name=name, colour=colour, lo=lo, hi=hi),
-                              back, copies=2))
-    return Deck("lutetia", "plans", "LUTETIA plan cards", tuple(cards))
+            cards.append(CardSpec("plan", f"plan {n}", face("lutetia.plan", number=n, colour=colour, lo=lo, hi=hi,
+                                                            lang=lang), back))
+        cards.append(CardSpec("roman", f"roman {name}", face("lutetia.roman", name=name, colour=colour, lo=lo, hi=hi,
+                                                              lang=lang), back, copies=2))
+    return Deck("lutetia", "plans", t(lang, "print.deck.lutetia.plans"), tuple(cards), lang=lang)
 
 
-def lutetia_votes() -> Deck:
+def lutetia_votes(lang: str = "en") -> Deck:
     """6 vote-card sets (10, 20, 30, 70, M, R), one per player colour; back = player colour."""
+    lang = check_lang(lang)
     cards = []
     for name, colour in PLAYER_COLOURS:
-        back = face("lutetia.vote_back", name=name, colour=colour)
+        back = face("lutetia.vote_back", name=name, colour=colour, lang=lang)
         for v in LUTETIA_VOTES:
-            cards.append(CardSpec("vote", f"vote {name} {v}", face("lutetia.vote", value=v, name=name, colour=colour), back))
-    return Deck("lutetia", "votes", "LUTETIA vote cards", tuple(cards))
+            cards.append(CardSpec("vote", f"vote {name} {v}", face("lutetia.vote", value=v, name=name, colour=colour,
+                                                                   lang=lang), back))
+    return Deck("lutetia", "votes", t(lang, "print.deck.lutetia.votes"), tuple(cards), lang=lang)
 
 
-def lutetia_mods(mod_deck: Any = None) -> Deck:
+def lutetia_mods(mod_deck: Any = None, lang: str = "en") -> Deck:
     """Modification cards 1, 2, 3 (12 each by default; counts from the `mod_deck` option)."""
+    lang = check_lang(lang)
     counts = parse_mod_deck(mod_deck)
-    back = face("lutetia.mod_back")
-    cards = tuple(CardSpec("mod", f"mod {v}", face("lutetia.mod", value=v), back, copies=counts[v])
+    back = face("lutetia.mod_back", lang=lang)
+    cards = tuple(CardSpec("mod", f"mod {v}", face("lutetia.mod", value=v, lang=lang), back, copies=counts[v])
                   for v in (1, 2, 3) if counts[v])
-    return Deck("lutetia", "mods", "LUTETIA modification cards", cards)
+    return Deck("lutetia", "mods", t(lang, "print.deck.lutetia.mods"), cards, lang=lang)
 
 
-def lutetia_track(areas: str | None = None, space: str = "32mm") -> Board:
+def lutetia_track(areas: str | None = None, space: str = "32mm", lang: str = "en") -> Board:
     """The track 1..50 (five colour areas) with the virtual spaces 51-55, in pieces that join."""
-    return Board("lutetia", "track", "LUTETIA track 1-55",
-                 (("areas", tuple(lutetia_areas(areas))), ("space", space)))
+    lang = check_lang(lang)
+    return Board("lutetia", "track", t(lang, "print.deck.lutetia.track"),
+                 (("areas", tuple(lutetia_areas(areas))), ("space", space), ("lang", lang)), lang=lang)
 
 
 # ---- Lutece --------------------------------------------------------------------------------
-def lutece_actions() -> Deck:
+def lutece_actions(lang: str = "en") -> Deck:
     """60 mini action cards: per player colour A-E, I-V and 2 Revenus (12 x 5 colours)."""
+    lang = check_lang(lang)
     cards = []
     for name, colour in LUTECE_COLOURS:
-        back = face("lutece.action_back", name=name, colour=colour)
+        back = face("lutece.action_back", name=name, colour=colour, lang=lang)
         for ch in LUTECE_CHARACTERS:
             cards.append(CardSpec("character", f"{name} {ch}", face("lutece.action", label=ch, kind="character",
-                                                                    name=name, colour=colour), back))
+                                                                    name=name, colour=colour, lang=lang), back))
         for pl in LUTECE_PLACES:
             cards.append(CardSpec("place", f"{name} {pl}", face("lutece.action", label=pl, kind="place",
-                                                                name=name, colour=colour), back))
+                                                                name=name, colour=colour, lang=lang), back))
         cards.append(CardSpec("revenus", f"{name} revenus", face("lutece.action", label="+3", kind="revenus",
-                                                                 name=name, colour=colour), back, copies=2))
-    return Deck("lutece", "actions", "Lutèce action cards", tuple(cards), card="mini")
+                                                                 name=name, colour=colour, lang=lang), back, copies=2))
+    return Deck("lutece", "actions", t(lang, "print.deck.lutece.actions"), tuple(cards), card="mini", lang=lang)
 
 
 # ---- Quo Vadis -----------------------------------------------------------------------------
-def quovadis_laurels(diameter: str = "24mm") -> Deck:
+def quovadis_laurels(diameter: str = "24mm", lang: str = "en") -> Deck:
     """Laurel chips: 18 x 1 (open supply) and the pool 8 x 2, 15 x 3, 9 x 4, 6 x 5, 6 x 2 Caesar."""
+    lang = check_lang(lang)
     back = face("quovadis.laurel_back")
     cards = []
     for value, caesar, count in LAUREL_CHIPS:
         colour = LAUREL_COLOURS[0 if caesar else value]
         name = f"laurel {value}" + (" caesar" if caesar else "")
         kind = "caesar" if caesar else ("supply" if value == 1 else "laurel")
-        cards.append(CardSpec(kind, name, face("quovadis.laurel", value=value, caesar=caesar, colour=colour),
-                              back, copies=count))
-    return Deck("quovadis", "laurels", "Quo Vadis laurel chips", tuple(cards), card=diameter, shape="circle",
-                gap="4mm", bleed="1.5mm")
+        cards.append(CardSpec(kind, name, face("quovadis.laurel", value=value, caesar=caesar, colour=colour,
+                                               lang=lang), back, copies=count))
+    return Deck("quovadis", "laurels", t(lang, "print.deck.quovadis.laurels"), tuple(cards), card=diameter,
+                shape="circle", gap="4mm", bleed="1.5mm", lang=lang)
 
 
 # ---- registry ------------------------------------------------------------------------------
@@ -228,14 +254,16 @@ def game_id(name: str) -> str:
     return plain
 
 
-def game_items(game: str, mod_deck: Any = None, areas: str | None = None) -> list[Deck | Board]:
-    """Everything printable for a game, in print order (options: LUTETIA's mod_deck, areas)."""
+def game_items(game: str, mod_deck: Any = None, areas: str | None = None, lang: str = "en") -> list[Deck | Board]:
+    """Everything printable for a game, in print order (options: LUTETIA's mod_deck, areas; the
+    language of the printed texts)."""
     g = game_id(game)
     if g == "lutetia":
-        return [lutetia_plans(areas), lutetia_votes(), lutetia_mods(mod_deck), lutetia_track(areas)]
+        return [lutetia_plans(areas, lang), lutetia_votes(lang), lutetia_mods(mod_deck, lang),
+                lutetia_track(areas, lang=lang)]
     if g == "lutece":
-        return [lutece_actions()]
-    return [quovadis_laurels()]
+        return [lutece_actions(lang)]
+    return [quovadis_laurels(lang=lang)]
 
 
 def deck_names(game: str) -> list[str]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion import i18n
 from companion.printing import board as boards
 from companion.printing.art import INK, WHITE, mix
 from companion.printing.cards import render_face
@@ -79,7 +80,7 @@ def paint(job: PageJob) -> Image.Image:
     elif job.kind == "board":
         extra = dict(job.extra)
         img = boards.board_image(dict(extra["params"]), job.dpi)
-        boards.paint_tile(page, img, extra["tile"], job.dpi, extra["title"])
+        boards.paint_tile(page, img, extra["tile"], job.dpi, extra["title"], extra.get("lang", "en"))
     elif job.kind == "registration":
         _paint_registration(page, job)
     if job.label:
@@ -182,8 +183,9 @@ def deck_jobs(deck: Deck, opts: LayoutOptions, copies: int = 1, given: frozenset
             if f is None:
                 continue
             placed.append(Placed(f, s.x, s.y, s.w, s.h, s.bleed_px))
-        side = {"front": "fronts", "back": "backs", "fold": "fold"}[page.kind]
-        label = f"{deck.title} · sheet {page.sheet + 1}/{n_sheets} · {side} · {layout.options.paper.upper()}"
+        side = i18n.t(deck.lang, {"front": "print.side.fronts", "back": "print.side.backs", "fold": "print.side.fold"}[page.kind])
+        label = i18n.t(deck.lang, "print.sheet", title=deck.title, sheet=page.sheet + 1, sheets=n_sheets, side=side,
+                       paper=layout.options.paper.upper())
         jobs.append(PageJob("cards", layout.page_px, layout.paper_mm, layout.options.dpi, tuple(placed),
                             layout.options.shape, tuple(page.marks), page.fold_line, label=label))
     return layout, jobs
@@ -197,7 +199,7 @@ def board_jobs(b: Board, opts: LayoutOptions) -> list[PageJob]:
     for t in tiles:
         pw, ph = paper_size(o.paper, t.orientation)
         px = (mm_to_px(pw, o.dpi), mm_to_px(ph, o.dpi))
-        extra = (("params", b.params), ("tile", t), ("title", b.title))
+        extra = (("params", b.params), ("tile", t), ("title", b.title), ("lang", b.lang))
         jobs.append(PageJob("board", px, (pw, ph), o.dpi, extra=extra))
         if o.backs in ("duplex-long", "duplex-short"):
             jobs.append(PageJob("blank", px, (pw, ph), o.dpi))  # keeps later sheets' sides right
@@ -213,7 +215,7 @@ def registration_points(page_px: tuple[int, int], dpi: int) -> list[tuple[int, i
 
 
 def registration_jobs(paper: str = "a4", backs: str = "duplex-long", offset: Any = None, dpi: int = 300,
-                      orientation: str | None = None) -> list[PageJob]:
+                      orientation: str | None = None, lang: str = "en") -> list[PageJob]:
     """Two pages: crosses on the front; rulers on the back, at the mirrored places."""
     o = LayoutOptions(paper=paper, backs=backs, offset=offset, dpi=dpi,
                       orientation=orientation or "portrait").normalised()
@@ -222,16 +224,21 @@ def registration_jobs(paper: str = "a4", backs: str = "duplex-long", offset: Any
     pw, ph = paper_size(o.paper, o.orientation or "portrait")
     px = (mm_to_px(pw, dpi), mm_to_px(ph, dpi))
     common = dict(page_px=px, paper_mm=(pw, ph), dpi=dpi)
-    extra_front = (("side", "front"), ("backs", o.backs), ("orientation", o.orientation), ("offset", o.offset))
-    extra_back = (("side", "back"), ("backs", o.backs), ("orientation", o.orientation), ("offset", o.offset))
-    return [PageJob("registration", extra=extra_front, label="registration · front", **common),  # type: ignore[arg-type]
-            PageJob("registration", extra=extra_back, label="registration · back", **common)]  # type: ignore[arg-type]
+    extra_front = (("side", "front"), ("backs", o.backs), ("orientation", o.orientation), ("offset", o.offset),
+                   ("lang", lang))
+    extra_back = (("side", "back"), ("backs", o.backs), ("orientation", o.orientation), ("offset", o.offset),
+                  ("lang", lang))
+    return [PageJob("registration", extra=extra_front, label=i18n.t(lang, "print.reg.label_front"),
+                    **common),  # type: ignore[arg-type]
+            PageJob("registration", extra=extra_back, label=i18n.t(lang, "print.reg.label_back"),
+                    **common)]  # type: ignore[arg-type]
 
 
 def _paint_registration(page: Image.Image, job: PageJob) -> None:
     from companion.printing.layout import Slot
 
     e = dict(job.extra)
+    lang = e.get("lang", "en")
     d = ImageDraw.Draw(page)
     dpi = job.dpi
     u = lambda mm: mm_to_px(mm, dpi)  # noqa: E731
@@ -243,10 +250,7 @@ def _paint_registration(page: Image.Image, job: PageJob) -> None:
             d.rectangle((x - u(12), y - lw // 2, x + u(12), y - lw // 2 + lw - 1), fill=(200, 0, 0))
             d.rectangle((x - lw // 2, y - u(12), x - lw // 2 + lw - 1, y + u(12)), fill=(200, 0, 0))
             d.ellipse((x - u(3), y - u(3), x + u(3), y + u(3)), outline=(200, 0, 0), width=lw)
-        text = (f"DUPLEX REGISTRATION ({e['backs']}). Print both pages on one sheet, {e['backs']}, at 100 % "
-                "(no 'fit to page'). Hold the sheet against a window with the BACK towards you. Where the red "
-                "crosses show through, read the rulers: that X,Y (mm) is your printer's offset; print with "
-                "--offset X,Y. A second print with the offset should read 0,0.")
+        text = i18n.t(lang, "print.reg.front", backs=e["backs"])
         fit_text(d, (u(55), u(20), W - u(55), u(75)), text, kind="sans", max_size=u(3.6), fill=INK)
         return
     for x, y in registration_points(job.page_px, dpi):
@@ -268,8 +272,5 @@ def _paint_registration(page: Image.Image, job: PageJob) -> None:
         d.text((bx, by - u(11)), "Y", font=font("bold", u(3)), fill=INK, anchor="mb")
         d.line([(bx - u(10), by), (bx + u(10), by)], fill=INK, width=lw)
         d.line([(bx, by - u(10)), (bx, by + u(10))], fill=INK, width=lw)
-    text = (f"BACK (offset now {e['offset'][0]:g},{e['offset'][1]:g} mm). Hold to the light, this side towards "
-            "you. Read X on the horizontal ruler and Y on the vertical ruler where the red cross shows through "
-            "(1 tick = 1 mm; + is right / down on this side). Example: the cross shows at X +2, Y -1: print "
-            "with --offset 2,-1 (add it to the offset used for this page).")
+    text = i18n.t(lang, "print.reg.back", x=f"{e['offset'][0]:g}", y=f"{e['offset'][1]:g}")
     fit_text(d, (u(55), u(20), W - u(55), u(60)), text, kind="sans", max_size=u(3.6), fill=INK)

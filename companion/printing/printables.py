@@ -1,19 +1,28 @@
 """`companion print --all`: the committed PDFs in printables/, their manifest, the previews.
 
 The manifest records, per file, a recipe hash (options + the deck data + a hash of the
-drawing code and fonts) and the file's own hash. tests/test_printing_printables.py fails when
-either no longer matches: the printables are stale and `companion print --all` must be run.
+drawing code, fonts and English card texts) and the file's own hash.
+tests/test_printing_printables.py fails when either no longer matches: the printables are
+stale and `companion print --all` must be run.
+
+The committed files are English. `localized(name, lang, cache_dir)` renders the same file in
+another language (for the host screen's download in the host's language) and keeps it in
+`cache_dir`, named by the recipe, so a changed drawing code or text makes a new file.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import tempfile
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import LANGS, catalog
 from companion.printing import api
 from companion.printing import decks as D
 from companion.printing.engine import paint
@@ -44,8 +53,14 @@ def specs() -> list[dict[str, Any]]:
     return out
 
 
+def texts(lang: str = "en") -> dict[str, str]:
+    """The catalog texts printed on cards and sheets ("print.*") in `lang`."""
+    return {k: v for k, v in sorted(catalog(lang).items()) if k.startswith("print.")}
+
+
 def engine_hash() -> str:
     h = hashlib.sha256()
+    h.update(json.dumps(texts("en"), sort_keys=True).encode())
     here = Path(__file__).resolve().parent
     for name in ENGINE_FILES:
         h.update(name.encode() + b"\0" + (here / name).read_bytes())
@@ -60,12 +75,61 @@ def recipe_hash(spec: dict[str, Any], engine: str | None = None) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-def build(spec: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> bytes:
+def build(spec: dict[str, Any], progress: Callable[[int, int], None] | None = None, lang: str = "en") -> bytes:
     if spec["game"] is None:
         return api.registration_pdf(spec["paper"], spec["backs"], dpi=spec["dpi"], quality=spec["quality"],
-                                    optimize=True)
+                                    optimize=True, lang=lang)
     return api.render_pdf(spec["game"], paper=spec["paper"], backs=spec["backs"], dpi=spec["dpi"],
-                          quality=spec["quality"], optimize=True, progress=progress)
+                          quality=spec["quality"], optimize=True, progress=progress, lang=lang)
+
+
+def spec_for(name: str) -> dict[str, Any] | None:
+    """The spec of a committed file by its name without ".pdf" ("lutetia-a4"), else None."""
+    return next((s for s in specs() if s["file"] == f"{name}.pdf"), None)
+
+
+@lru_cache(maxsize=1)
+def _engine_once() -> str:
+    return engine_hash()
+
+
+def localized_name(name: str, lang: str) -> str:
+    """Cache file name of `name` in `lang`: changes with the drawing code, the deck data, the texts."""
+    spec = spec_for(name)
+    if spec is None:
+        raise ValueError(f"no printable called {name!r}")
+    h = hashlib.sha256((recipe_hash(spec, _engine_once()) + json.dumps(texts(lang), sort_keys=True)).encode())
+    return f"{name}-{lang}-{h.hexdigest()[:16]}.pdf"
+
+
+def localized(name: str, lang: str, cache_dir: Path) -> bytes:
+    """A committed printable ("lutetia-a4") rendered with its texts in `lang` (same recipe), from
+    `cache_dir` when it was made before. Slow the first time (seconds of CPU): call it off the
+    event loop. English is the committed file itself."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {str(lang)[:20]!r}; choose one of {', '.join(LANGS)}")
+    spec = spec_for(name)
+    if spec is None:
+        raise ValueError(f"no printable called {name!r}")
+    if lang == "en":
+        return (PRINTABLES / spec["file"]).read_bytes()
+    path = cache_dir / localized_name(name, lang)
+    try:
+        return path.read_bytes()
+    except OSError:
+        pass
+    pdf = build(spec, lang=lang)
+    tmp = None
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache_dir, suffix=".part")
+        with os.fdopen(fd, "wb") as f:
+            f.write(pdf)
+        os.replace(tmp, path)  # whole files only, also with two servers on one data dir
+    except OSError:  # a cache that cannot be written only costs the next render
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+    return pdf
 
 
 def write_all(out_dir: Path = PRINTABLES, log: Callable[[str], None] = print,
