@@ -63,6 +63,14 @@ def test_every_sheet_of_a_game_is_in_the_language(game: str, lang: str, drawn: l
     assert ours & set(drawn), "no catalog text reached the sheets"
 
 
+@pytest.mark.parametrize(("lang", "word"), [("de", "PASSER-TEST"), ("fr", "CALAGE")])
+def test_registration_page_in_the_language(lang: str, word: str, drawn: list[str]) -> None:
+    for job in engine.registration_jobs("a4", dpi=50, offset="1.5,-2", lang=lang):
+        engine.paint(job)
+    assert english_words(drawn) == set() and not any("Hold" in t or "offset now" in t for t in drawn)
+    assert any(word in t for t in drawn) and any("1.5,-2 mm" in t for t in drawn)
+
+
 def test_the_english_sheets_use_the_same_keys(drawn: list[str]) -> None:
     """The check above is not vacuous: English sheets do show those words."""
     sheets("lutetia", "en")
