@@ -52,7 +52,7 @@ class _Build:
 def _made(build: _Build) -> ft.Control:
     made = build.fn()
     if isinstance(made, list):
-        return ft.Column(made, spacing=10, tight=True)
+        return ft.Column(made, spacing=14, tight=True)  # as the screen body between its parts
     return made
 
 
@@ -270,6 +270,26 @@ def button(label: str, on_click: Callable[..., Any] | None, primary: bool = True
     if colour and primary:
         b.bgcolor = colour
     return b
+
+
+def choice_row(label: str, options: list[tuple[str, str]], value: str,
+               on_pick: Callable[[str], Awaitable[None]]) -> ft.Control:
+    """A labelled row of buttons, one per option, the chosen one filled and ticked.
+
+    Used instead of a dropdown where the options are few: every option is visible at once, one
+    tap chooses, and each button carries its text (screen readers and tests find it by name)."""
+    buttons: list[ft.Control] = []
+    for key, text in options:
+        async def pick(e: Any, key: str = key) -> None:
+            await on_pick(key)
+        chosen = key == value
+        cls = ft.FilledButton if chosen else ft.OutlinedButton
+        buttons.append(cls(content=text, on_click=pick, height=48,
+                           icon=ft.Icons.CHECK if chosen else None,
+                           style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12),
+                                                text_style=ft.TextStyle(size=17))))
+    return ft.Column([ft.Text(label, size=16, weight=ft.FontWeight.W_600),
+                      ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)], spacing=6, tight=True)
 
 
 def chip(label: str, colour: str, selected: bool = False) -> ft.Control:

@@ -73,6 +73,7 @@ class Screen:
         self._set_tick: Any = None
         self._slot = kit.Slot()  # the game's part of the screen: redrawn first (see render)
         self._slot_in_tree = False
+        self._prefetched: dict[str, Any] = {}  # answers asked for at start, used once
         self.error: str | None = None
 
     # ---------- life cycle ----------
@@ -86,19 +87,30 @@ class Screen:
         p.on_disconnect = self._on_disconnect
         p.on_connect = self._on_connect
         p.on_close = self._on_close
-        saved = await self._get("lang")
+        # Everything the first screen needs from the browser, asked at once (one round trip, not
+        # three in a row): the saved language, the device's language, this table's stored token.
+        parts = [q for q in urlparse(p.route or "/").path.split("/") if q]
+        token_key = None
+        if len(parts) >= 2 and parts[0] in ("t", "host"):
+            token_key = f"{'seat' if parts[0] == 't' else 'host'}:{normalise_code(parts[1]) or parts[1]}"
+        saved, info, token = await asyncio.gather(
+            self._get("lang"), asyncio.wait_for(p.get_device_info(), 3),
+            self._get(token_key) if token_key else asyncio.sleep(0), return_exceptions=True)
+        if token_key and not isinstance(token, BaseException):
+            self._prefetched[token_key] = token
         if isinstance(saved, str) and saved in i18n.LANGS:
             self.lang = saved
+        elif not isinstance(info, BaseException):
+            self.lang = i18n.pick_lang(getattr(info, "language", None))
         else:
-            try:
-                info = await asyncio.wait_for(p.get_device_info(), 3)
-                self.lang = i18n.pick_lang(getattr(info, "language", None))
-            except Exception:
-                self.lang = "en"
+            self.lang = "en"
         p.render(Root, self)
         await self.route(p.route)
+        self._prefetched.clear()
 
     async def _get(self, key: str) -> Any:
+        if key in self._prefetched:
+            return self._prefetched.pop(key)
         try:
             return await asyncio.wait_for(self.prefs.get(key), 5)
         except Exception:
@@ -362,18 +374,18 @@ class Screen:
         colours: list[str] = loc.setdefault("colours", list(COLOURS))
         opts: dict[str, Any] = loc.setdefault(f"opts:{loc['game']}", {})
 
-        async def game_changed(e: Any) -> None:
-            loc["game"] = e.control.value
+        async def game_changed(key: str) -> None:
+            loc["game"] = key
             self.render(force=True)
-        game_dd = ft.Dropdown(label=self.t("ui.create.game"), value=loc["game"], on_select=game_changed,
-                              options=[ft.DropdownOption(key=g.ID, text=self.t(g.NAME)) for g in gs.values()])
+        game_row = kit.choice_row(self.t("ui.create.game"), [(g.ID, self.t(g.NAME)) for g in gs.values()],
+                                  loc["game"], game_changed)
 
-        async def n_changed(e: Any) -> None:
-            loc["n"] = int(e.control.value)
+        async def n_changed(key: str) -> None:
+            loc["n"] = int(key)
             self.render(force=True)
-        n_dd = ft.Dropdown(label=self.t("ui.create.seats"), value=str(loc["n"]), on_select=n_changed, width=160,
-                           options=[ft.DropdownOption(key=str(k), text=str(k))
-                                    for k in range(game.MIN_SEATS, game.MAX_SEATS + 1)])
+        n_row = kit.choice_row(self.t("ui.create.seats"),
+                               [(str(k), str(k)) for k in range(game.MIN_SEATS, game.MAX_SEATS + 1)],
+                               str(loc["n"]), n_changed)
         seat_rows: list[ft.Control] = []
         for i in range(loc["n"]):
             f = ft.TextField(label=self.t("ui.create.seat_name", n=i + 1), value=names[i], expand=True,
@@ -399,10 +411,13 @@ class Screen:
                 opts[name] = v
             if o.kind == "choice":
                 labels = o.choice_labels or tuple(str(c) for c in o.choices)
-                option_controls.append(ft.Dropdown(
-                    label=self.t(o.label), value=str(current), on_select=set_opt,
-                    options=[ft.DropdownOption(key=str(c), text=self.t(lab) if i18n.has(lab) else lab)
-                             for c, lab in zip(o.choices, labels, strict=False)]))
+
+                async def pick_opt(key: str, name: str = o.name) -> None:
+                    opts[name] = key
+                    self.render(force=True)
+                option_controls.append(kit.choice_row(
+                    self.t(o.label), [(str(c), self.t(lab) if i18n.has(lab) else lab)
+                                      for c, lab in zip(o.choices, labels, strict=False)], str(current), pick_opt))
             elif o.kind == "bool":
                 option_controls.append(ft.Switch(label=self.t(o.label), value=bool(current), on_change=set_opt))
             else:
@@ -431,7 +446,7 @@ class Screen:
             await self._set(f"host:{table.code}", table.host_token)
             await self.go(f"/host/{table.code}")
 
-        parts: list[ft.Control] = [kit.title(self.t("ui.create.title"), 20), game_dd, n_dd, *seat_rows]
+        parts: list[ft.Control] = [kit.title(self.t("ui.create.title"), 20), game_row, n_row, *seat_rows]
         if option_controls:
             parts += [ft.Text(self.t("ui.create.options"), size=16, weight=ft.FontWeight.BOLD), *option_controls]
         parts.append(kit.button(self.t("ui.create.go"), create, icon=ft.Icons.ADD))
@@ -526,12 +541,14 @@ class Screen:
         links: list[ft.Control] = []
         for paper in ("a4", "letter"):
             links.append(ft.OutlinedButton(content=self.t("ui.print.join_card", paper=paper.upper()),
-                                           url=f"/join-card/{t.code}.pdf?paper={paper}", icon=ft.Icons.QR_CODE))
+                                           url=f"/join-card/{t.code}.pdf?paper={paper}&lang={self.lang}",
+                                           icon=ft.Icons.QR_CODE))
         root = Path(__file__).resolve().parents[2] / "printables"
         for paper in ("a4", "letter"):
             if (root / f"{t.game_id}-{paper}.pdf").is_file():
                 links.append(ft.OutlinedButton(content=self.t("ui.print.cards", paper=paper.upper()),
-                                               url=f"/print/{t.game_id}-{paper}.pdf", icon=ft.Icons.PRINT))
+                                               url=f"/print/{t.game_id}-{paper}.pdf?lang={self.lang}",
+                                               icon=ft.Icons.PRINT))
         return kit.card(kit.title(self.t("ui.print.title"), 20),
                         ft.Text(self.t("ui.print.hint"), size=14, color=ft.Colors.ON_SURFACE_VARIANT),
                         ft.Row(links, wrap=True, spacing=8))

@@ -187,19 +187,7 @@ async def text_with(page: Any, needle: str) -> str | bool:
     return text if needle in text else False
 
 
-async def pick_dropdown(page: Any, index: int, option: str) -> None:
-    """Open the index-th dropdown and choose `option`. Flet dropdowns have no accessible name:
-    they are the buttons without a label or text, counted in screen order."""
-    boxes = await page.evaluate("""() => Array.from(document.querySelectorAll('flt-semantics[role=button]'))
-        .filter(n => !(n.getAttribute('aria-label') || n.innerText || '').trim())
-        .map(n => { const r = n.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })""")
-    assert len(boxes) > index, f"no dropdown no. {index} (found {len(boxes)})"
-    x, y = boxes[index]
-    await page.mouse.click(x, y)
-    await tap(page, option, exact=True)
-
-
-# A game as the create form's first dropdown names it, and a field (or a text) that appears once
+# A game as the create form's game buttons name it, and a field (or a text) that appears once
 # the form shows that game's options.
 GAME_FORMS = {
     "LUTETIA": ("textbox", "Modification cards of value 1"),
@@ -221,27 +209,27 @@ class HostTable:
 
 async def create_table(browser: Any, server: Any, game: str | None = None, seats: int | None = None,
                        names: list[str] | None = None, fields: dict[str, str] | None = None,
-                       dropdowns: dict[int, str] | None = None, qr: bool = True) -> HostTable:
-    """The host opens the home screen and creates a table: `game` (default: the generic vote) in
-    the first dropdown, `seats` in the second, other `dropdowns` by their position (0 game,
-    1 players, then the game's options), `names` typed into the seats, then `fields` (label:
-    value). The join URL is read from the QR code on the host screen (qr=False: from its URL)."""
+                       choices: list[str] | None = None, qr: bool = True) -> HostTable:
+    """The host opens the home screen and creates a table: taps `game` (default: the generic
+    vote) and the number of `seats` in the form's button rows, then each of `choices` (an
+    option's button, by its text), types `names` into the seats, then `fields` (label: value).
+    The join URL is read from the QR code on the host screen (qr=False: from its URL)."""
     ctx, host = await open_screen(browser, server.base + "/", HOST)
     await see(host, "Create table")
     if game is not None:
-        await pick_dropdown(host, 0, game)
+        await tap(host, game)
         kind, label = GAME_FORMS[game]
         if kind == "textbox":
             await host.get_by_role("textbox", name=label).wait_for(timeout=60_000)
         else:
             await eventually(lambda: text_with(host, label), timeout=60)
     if seats is not None:
-        await pick_dropdown(host, 1, str(seats))
+        await tap(host, str(seats), exact=True)
         await host.get_by_role("textbox", name=f"Player {seats} (optional)").wait_for(timeout=60_000)
         await host.get_by_role("textbox", name=f"Player {seats + 1} (optional)").wait_for(
             state="detached", timeout=60_000)
-    for index, option in (dropdowns or {}).items():
-        await pick_dropdown(host, index, option)
+    for option in choices or []:
+        await tap(host, option)
     for i, name in enumerate(names or []):
         await fill(host, f"Player {i + 1} (optional)", name)
     for label, value in (fields or {}).items():

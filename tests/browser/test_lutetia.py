@@ -169,9 +169,9 @@ async def test_lutetia_complete_game_on_three_phones(browser, server, shots):
     def say(msg: str) -> None:
         print(f"[{time.monotonic() - t0:6.1f}s] {msg}", flush=True)
 
-    # dropdowns: 0 game, 1 players, 2 deal, 3 for/against – sealed saves a reveal step per player
+    # for/against chosen secretly with the card: saves a reveal step per player
     table = await create_table(browser, server, "LUTETIA", seats=3, names=NAMES,
-                               dropdowns={3: "Chosen secretly with the card (faster)"})
+                               choices=["Chosen secretly with the card (faster)"])
     host_ctx, host, join_url = table.ctx, table.page, table.join_url
     say("table created")
 
