@@ -1,4 +1,4 @@
-"""Serving the Flet web client fast: pre-compressed static files and revalidating caches.
+"""Serving the Flet web client fast: pre-compressed static files, cached for good under versioned URLs.
 
 Stock Flet sends its 9 MB `main.dart.wasm` / `main.dart.js`, the renderer's wasm and the icon
 font uncompressed. `StaticCompression` sits in front of the whole app (an ASGI middleware):
@@ -8,18 +8,28 @@ font uncompressed. `StaticCompression` sits in front of the whole app (an ASGI m
   compressed **once** (gzip level 9 always; zstd when the `zstd` command is installed, brotli
   when the `brotli` module is) into a cache directory keyed by the file's size and mtime, so a
   restart reuses the work; the body is sent with `Content-Encoding` when the browser accepts it.
-* every such response carries `ETag` and `Cache-Control: no-cache`, so a return visit asks
-  "still the same?" and gets `304 Not Modified` (a few hundred bytes) instead of megabytes; the
-  ETag names the encoding, and `Vary: Accept-Encoding` keeps shared caches honest.
+* the page (index.html, for / and every client route such as /t/CODE) loads every client file
+  from `/v/<version>/…`, where the version is a hash of the flet-web version and of every
+  served file's size and mtime. Those responses are `Cache-Control: public, max-age=31536000,
+  immutable`: a return visit takes the whole client from the browser's cache **without a
+  single request** (a revalidation is a round trip per file, and the loader's chain – page →
+  flutter_bootstrap.js → main.dart.mjs → main.dart.wasm → FontManifest → fonts – made them
+  serial). The page itself is `no-cache` with an ETag (a 304 of a few hundred bytes), so after
+  an upgrade the phone gets a new version, i.e. new URLs: never a stale mix. A file under
+  another version (a page loaded before an upgrade) is served as it is now, `no-cache`; the
+  unversioned paths still work and revalidate (ETag + `no-cache`, `304 Not Modified`).
+* the page starts the downloads itself (`<link rel=preload>` / `modulepreload`, chosen by the
+  same tests as Flutter's loader) instead of three hops later: main.dart.mjs/.wasm, the skwasm
+  renderer (or main.dart.js + CanvasKit), FontManifest.json and the fonts.
 * FontManifest.json (Flet's no_cdn copy) leaves out font families the app never uses (KaTeX,
   Cupertino icons), which Flutter would otherwise download before the first frame;
 * the files Flet patches at start-up (index.html, manifest.json, FontManifest.json) and every
-  route (`/t/CODE`, `/ws`, `/qr/...`) pass through to Flet untouched, with `Cache-Control:
-  no-cache` added when the response has none – `no_cdn` stays Flet's business.
+  route (`/t/CODE`, `/ws`, `/qr/...`) go through Flet – `no_cdn` stays Flet's business.
 
 The boot files of the chosen renderer are compressed in a background thread at start-up so
 the first phone does not wait; any other file is compressed on its first request (gzip inline
 in a worker thread; the slow encoders in the background, gzip served meanwhile).
+COMPANION_STATIC_VERSIONED=0 / COMPANION_STATIC_PRELOAD=0 turn the two off (for measurements).
 """
 
 from __future__ import annotations
@@ -72,6 +82,37 @@ FONT_MANIFEST = "/assets/FontManifest.json"
 TABLE_PAGE = re.compile(r"^/(?:t|host)/([A-Za-z]{2,12})/?$")
 TABLE_WS = re.compile(r"^/ws/([A-Za-z]{2,12})$")
 WS_ENDPOINT = re.compile(r'flet\.webSocketEndpoint="[^"]*";')
+# Versioned URLs: /v/<version>/<file> is <file>, and "immutable" while <version> is the current one
+# (a hash of the flet-web version, every served file's size and mtime, and this module's rules).
+# index.html – never cached without asking – points the client at the current version, so a
+# return visit loads the whole client from the browser's cache without a single request, and an
+# upgrade is a new URL (no phone keeps running a stale mix).
+VERSIONED = re.compile(r"^/v/([0-9a-f]{1,32})/(.+)$")
+IMMUTABLE = b"public, max-age=31536000, immutable"
+PAGE_REF = re.compile(r'\b(src|href)="([A-Za-z0-9_][A-Za-z0-9_./-]*)"')
+# Started by the page itself instead of three hops later (index.html → flutter_bootstrap.js →
+# main.dart.mjs → main.dart.wasm; fonts only once the wasm runs): the files of the build Flutter's
+# loader will pick – the same tests as flutter_bootstrap.js (WasmGC + a Chromium engine → dart2wasm
+# with skwasm, or skwasm_heavy without the browser's codecs; else dart2js with CanvasKit) – and
+# the fonts of the (trimmed) FontManifest. `as=fetch` + crossorigin is what fetch() asks for, so
+# the loader's own requests are served from these preloads.
+PRELOAD_JS = """<script>(function(){try{
+var v=%(base)s,f=window.flet||{},r=f.webRenderer||"auto",h=document.head,n=navigator;
+function add(p,as,m){var l=document.createElement("link");l.rel=m?"modulepreload":"preload";l.href=v+p;
+if(!m){l.as=as;if(as==="fetch")l.crossOrigin="anonymous";}h.appendChild(l);}
+var blink=n.vendor==="Google Inc."||n.userAgent.indexOf("Edg/")>=0,gc=false;
+try{gc=WebAssembly.validate(new Uint8Array([0,97,115,109,1,0,0,0,1,5,1,95,1,120,0]));}catch(e){}
+var codecs=blink&&typeof ImageDecoder!=="undefined",
+brk=typeof Intl.v8BreakIterator!=="undefined"&&typeof Intl.Segmenter!=="undefined";
+if(r!=="canvaskit"&&gc&&blink&&(window.WebGL2RenderingContext||window.WebGLRenderingContext)){
+var s="canvaskit/"+(codecs&&brk?"skwasm":"skwasm_heavy");
+add("main.dart.mjs","script",1);add("main.dart.wasm","fetch");add(s+".js","script",1);add(s+".wasm","fetch");
+}else if(r!=="skwasm"){var c=codecs&&brk?"canvaskit/chromium/":"canvaskit/";
+add("main.dart.js","script");add(c+"canvaskit.js","script",1);add(c+"canvaskit.wasm","fetch");}
+%(fonts)s.forEach(function(p){add(p,"fetch");});
+}catch(e){}})();</script>
+"""
+RULES = "2"  # bump when a change here alters what is served for the same files
 BUSY_TIMEOUT = 1800  # seconds after which an unfinished compression by another process is retried
 MIN_SIZE = 1024  # smaller files are sent as they are
 WORTH = 0.92  # keep a compressed copy only if it is at most this fraction of the original
@@ -165,12 +206,16 @@ class StaticCompression:
 
     def __init__(self, app: ASGIApp, roots: list[Path], cache_dir: Path, encodings: list[str] | None = None,
                  warm: Iterable[str] = (), drop_fonts: Iterable[str] = UNUSED_FONT_FAMILIES,
-                 ws_per_table: bool = False) -> None:
+                 ws_per_table: bool = False, versioned: bool | None = None) -> None:
         self.app = app
+        self.versioned = os.environ.get("COMPANION_STATIC_VERSIONED", "1") != "0" if versioned is None else versioned
         self.ws_per_table = ws_per_table
         self.drop_fonts = tuple(drop_fonts)
         self.roots = [r.resolve() for r in roots if r.is_dir()]
         self.cache_dir = cache_dir
+        self.version = self._version()
+        self.preload = os.environ.get("COMPANION_STATIC_PRELOAD", "1") != "0"
+        self.fonts = self._fonts()
         encoders = available_encoders()
         self.encodings = [e for e in (encodings if encodings is not None else list(encoders)) if e in encoders]
         self._encoders = encoders
@@ -181,6 +226,44 @@ class StaticCompression:
         warm = [w for w in warm]
         if warm and os.environ.get("COMPANION_STATIC_WARM", "1") != "0":
             threading.Thread(target=self._warm, args=(warm,), name="static-compress", daemon=True).start()
+
+    def _fonts(self) -> list[str]:
+        """The font files Flutter loads before its first frame (FontManifest.json less the dropped
+        families, plus the Roboto that Flet's no_cdn patch adds)."""
+        out: list[str] = []
+        for root in self.roots:
+            f = root / "assets" / "FontManifest.json"
+            if f.is_file():
+                try:
+                    for fam in json.loads(f.read_text("utf-8")):
+                        if str(fam.get("family", "")).startswith(self.drop_fonts):
+                            continue
+                        out += ["assets/" + x["asset"] for x in fam.get("fonts", []) if isinstance(x.get("asset"), str)]
+                except (ValueError, AttributeError, TypeError, OSError):
+                    return []
+                break
+        if self.resolve("/assets/fonts/roboto.woff2"):
+            out.append("assets/fonts/roboto.woff2")
+        return ["assets/FontManifest.json"] + [p for p in dict.fromkeys(out) if self.resolve("/" + p)]
+
+    def _version(self) -> str:
+        h = hashlib.sha256(f"{RULES}\0{self.drop_fonts}".encode())
+        try:
+            from flet_web.version import version as flet_web_version
+            h.update(str(flet_web_version).encode())
+        except ImportError:
+            pass
+        for root in self.roots:
+            h.update(f"\0{root}".encode())
+            for dirpath, dirnames, filenames in os.walk(root):
+                dirnames.sort()
+                for name in sorted(filenames):
+                    try:
+                        st = os.stat(os.path.join(dirpath, name))
+                    except OSError:
+                        continue
+                    h.update(f"\0{os.path.relpath(os.path.join(dirpath, name), root)}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+        return h.hexdigest()[:12]
 
     # ---------- finding and compressing files ----------
     def resolve(self, path: str) -> tuple[str, Path] | None:
@@ -306,23 +389,30 @@ class StaticCompression:
 
     # ---------- ASGI ----------
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.ws_per_table:
-            m = TABLE_WS.match(scope.get("path", ""))
-            if scope["type"] == "websocket" and m:
-                scope = {**scope, "path": "/ws", "raw_path": b"/ws"}
-            m = TABLE_PAGE.match(scope.get("path", ""))
-            if scope["type"] == "http" and m and scope.get("method") in ("GET", "HEAD"):
-                await self.app(scope, receive, self._rewrite_html(send, f"/ws/{m.group(1).upper()}"))
-                return
+        path = scope.get("path", "")
+        if self.ws_per_table and scope["type"] == "websocket" and TABLE_WS.match(path):
+            scope = {**scope, "path": "/ws", "raw_path": b"/ws"}
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
             await self.app(scope, receive, send)
             return
-        if scope.get("path") == FONT_MANIFEST and self.drop_fonts:
-            await self.app(scope, receive, self._trim_fonts(send))
+        cache_control = CACHE_CONTROL
+        v = VERSIONED.match(path)
+        if v:  # /v/<version>/<file>: the same file, cached for a year when the version is current
+            path = "/" + v.group(2)
+            scope = {**scope, "path": path, "raw_path": path.encode("latin-1", "replace")}
+            if v.group(1) == self.version:
+                cache_control = IMMUTABLE
+        if path == FONT_MANIFEST and self.drop_fonts:
+            await self.app(scope, receive, self._trim_fonts(send, cache_control))
             return
-        found = self.resolve(scope.get("path", "/"))
+        found = self.resolve(path)
         if found is None:
-            await self.app(scope, receive, self._with_cache_control(send))
+            m = TABLE_PAGE.match(path)
+            if not v and (m or path == "/" or self._wants_html(scope)):
+                ws = f"/ws/{m.group(1).upper()}" if m and self.ws_per_table else None
+                await self._page(scope, receive, send, ws)
+                return
+            await self.app(scope, receive, self._with_cache_control(send, cache_control))
             return
         rel, f = found
         try:
@@ -335,7 +425,7 @@ class StaticCompression:
         enc, body_path = await self.choose(rel, f, st, accept)
         base = f"{st.st_size:x}-{st.st_mtime_ns:x}"
         etag = f'"{base}-{enc}"'
-        out = [(b"content-type", self._content_type(f)), (b"cache-control", CACHE_CONTROL),
+        out = [(b"content-type", self._content_type(f)), (b"cache-control", cache_control),
                (b"etag", etag.encode()), (b"vary", b"accept-encoding"), *FLET_HEADERS]
         inm = headers.get(b"if-none-match", b"").decode("latin-1")
         seen = self._matches(inm, base) if inm else None
@@ -352,6 +442,90 @@ class StaticCompression:
         self.stats["served"] += 1
         await send({"type": "http.response.start", "status": 200, "headers": out})
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else data})
+
+    # ---------- the page (index.html) ----------
+    @staticmethod
+    def _wants_html(scope: Scope) -> bool:
+        """A page load (a navigation asks for text/html), as opposed to a script, image or API call."""
+        for k, val in scope.get("headers", []):
+            if k.lower() == b"accept":
+                return b"text/html" in val
+        return False
+
+    async def _page(self, scope: Scope, receive: Receive, send: Send, ws_path: str | None) -> None:
+        """index.html (for / and every client route), rewritten: the client's files are loaded
+        from /v/<version>/ (cached for good: a new version is a new URL), the WebSocket at
+        `ws_path` if given; gzipped, and revalidated by an ETag of the rewritten page (the page
+        itself stays no-cache: it is what names the version). Anything else passes through."""
+        asked = {k.lower(): val for k, val in scope.get("headers", [])}
+        inner = {**scope, "headers": [(k, val) for k, val in scope.get("headers", [])
+                                      if k.lower() not in (b"if-none-match", b"if-modified-since")]}
+        state: dict[str, Any] = {"head": None, "chunks": [], "through": False}
+
+        async def collect(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                hs = list(message.get("headers", []))
+                ctype = next((val for k, val in hs if k.lower() == b"content-type"), b"")
+                encoded = any(k.lower() == b"content-encoding" for k, _ in hs)
+                if message.get("status") != 200 or not ctype.startswith(b"text/html") or encoded:
+                    state["through"] = True
+                    if not any(k.lower() == b"cache-control" for k, _ in hs):
+                        hs.append((b"cache-control", CACHE_CONTROL))
+                    await send({**message, "headers": hs})
+                    return
+                state["head"] = message
+            elif state["through"]:
+                await send(message)
+            elif message["type"] == "http.response.body":
+                state["chunks"].append(message.get("body", b""))
+
+        await self.app(inner, receive, collect)
+        head = state["head"]
+        if state["through"] or head is None:
+            return
+        hs = [(k, val) for k, val in head.get("headers", [])
+              if k.lower() not in (b"content-length", b"cache-control", b"etag", b"last-modified")]
+        body = b"".join(state["chunks"])
+        try:
+            html = self.rewrite_page(body.decode("utf-8"), ws_path).encode("utf-8")
+        except UnicodeError:
+            html = body
+        etag = f'"p-{hashlib.sha256(html).hexdigest()[:20]}"'
+        hs += [(b"cache-control", CACHE_CONTROL), (b"etag", etag.encode()), (b"vary", b"accept-encoding")]
+        if etag in asked.get(b"if-none-match", b"").decode("latin-1"):
+            await send({"type": "http.response.start", "status": 304, "headers": hs})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        if "gzip" in accepted(asked.get(b"accept-encoding", b"").decode("latin-1")):
+            html = gzip.compress(html, compresslevel=6, mtime=0)
+            hs.append((b"content-encoding", b"gzip"))
+        hs.append((b"content-length", str(len(html)).encode()))
+        await send({"type": "http.response.start", "status": 200, "headers": hs})
+        await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else html})
+
+    def rewrite_page(self, html: str, ws_path: str | None = None) -> str:
+        if ws_path:
+            html = WS_ENDPOINT.sub(f'flet.webSocketEndpoint="{ws_path}";', html)
+        if not self.versioned or 'flet.assetBase="/";' not in html:
+            return html  # (mounted below a path prefix: left as Flet wrote it)
+        pre = f"/v/{self.version}/"
+        for key in ("entrypointBaseUrl", "assetBase"):
+            html = html.replace(f'flet.{key}="/";', f'flet.{key}="{pre}";')
+        html = html.replace('flet.canvasKitBaseUrl="/canvaskit/";', f'flet.canvasKitBaseUrl="{pre}canvaskit/";')
+        html = html.replace('flet.fontFallbackBaseUrl="assets/fonts/";',
+                            f'flet.fontFallbackBaseUrl="{pre}assets/fonts/";')
+
+        def local(m: re.Match[str]) -> str:
+            ref = m.group(2)
+            return f'{m.group(1)}="{pre}{ref}"' if self.resolve("/" + ref) is not None else m.group(0)
+        html = PAGE_REF.sub(local, html)
+        if self.preload:
+            script = PRELOAD_JS % {"base": json.dumps(pre), "fonts": json.dumps(self.fonts)}
+            at = html.find(f'<script src="{pre}python.js"')
+            at = at if at >= 0 else html.find("</head>")
+            if at >= 0:
+                html = html[:at] + script + html[at:]
+        return html
 
     @staticmethod
     def _matches(if_none_match: str, base: str) -> str | None:
@@ -375,12 +549,7 @@ class StaticCompression:
             ctype += "; charset=utf-8"
         return ctype.encode()
 
-    def _rewrite_html(self, send: Send, ws_path: str) -> Send:
-        """Point the page's WebSocket at /ws/CODE (index.html is small: buffered)."""
-        return self._buffered(send, lambda body: WS_ENDPOINT.sub(
-            f'flet.webSocketEndpoint="{ws_path}";', body.decode("utf-8")).encode("utf-8"))
-
-    def _buffered(self, send: Send, change: Callable[[bytes], bytes]) -> Send:
+    def _buffered(self, send: Send, change: Callable[[bytes], bytes], cache_control: bytes = CACHE_CONTROL) -> Send:
         start: dict[str, Message] = {}
         chunks: list[bytes] = []
 
@@ -403,12 +572,13 @@ class StaticCompression:
                     pass
             # (the ETag stays: the change is a pure function of the file it names)
             hs = [(k, v) for k, v in head.get("headers", []) if k.lower() not in (b"content-length", b"cache-control")]
-            hs += [(b"content-length", str(len(body)).encode()), (b"cache-control", CACHE_CONTROL)]
+            hs += [(b"content-length", str(len(body)).encode()),
+                   (b"cache-control", cache_control if head.get("status") == 200 else CACHE_CONTROL)]
             await send({**head, "headers": hs})
             await send({"type": "http.response.body", "body": body})
         return wrapped
 
-    def _trim_fonts(self, send: Send) -> Send:
+    def _trim_fonts(self, send: Send, cache_control: bytes = CACHE_CONTROL) -> Send:
         """Flet's (no_cdn-patched) FontManifest.json without the unused families."""
         def change(body: bytes) -> bytes:
             fonts = json.loads(body)
@@ -416,16 +586,19 @@ class StaticCompression:
                 return body
             kept = [f for f in fonts if not (isinstance(f, dict) and str(f.get("family", "")).startswith(self.drop_fonts))]
             return json.dumps(kept, separators=(",", ":")).encode()
-        return self._buffered(send, change)
+        return self._buffered(send, change, cache_control)
 
     @staticmethod
-    def _with_cache_control(send: Send) -> Send:
+    def _with_cache_control(send: Send, cache_control: bytes = CACHE_CONTROL) -> Send:
+        """Cache-Control added when the response has none; a versioned (immutable) one only on a 200."""
         async def wrapped(message: Message) -> None:
             if message["type"] == "http.response.start":
                 hs = list(message.get("headers", []))
+                if cache_control != CACHE_CONTROL:
+                    hs = [(k, v) for k, v in hs if k.lower() != b"cache-control"]
                 if not any(k.lower() == b"cache-control" for k, _ in hs):
-                    hs.append((b"cache-control", CACHE_CONTROL))
-                    message = {**message, "headers": hs}
+                    hs.append((b"cache-control", cache_control if message.get("status") == 200 else CACHE_CONTROL))
+                message = {**message, "headers": hs}
             await send(message)
         return wrapped
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 from typing import Any
 
@@ -76,19 +77,83 @@ def test_if_none_match_gets_304(client: TestClient) -> None:
 
 def test_index_has_no_cdn_and_revalidates(client: TestClient) -> None:
     for path in ("/", "/t/ABCD"):
-        r = client.get(path)
+        r = client.get(path, headers={"Accept": "text/html"})
         assert r.status_code == 200
         html = r.text
         assert "flet.noCdn=true" in html
-        assert 'flet.canvasKitBaseUrl="/canvaskit/"' in html
+        m = re.search(r'flet\.canvasKitBaseUrl="(/v/[0-9a-f]+/)canvaskit/";', html)
+        assert m, "CanvasKit/skwasm from our own origin (versioned)"
+        v = m.group(1)
+        assert f'flet.assetBase="{v}";' in html and f'flet.entrypointBaseUrl="{v}";' in html
+        assert f'flet.fontFallbackBaseUrl="{v}assets/fonts/";' in html
         for cdn in ("gstatic.com", "jsdelivr", "googleapis", "unpkg"):
             assert cdn not in html
-        assert r.headers["cache-control"] == "no-cache"
+        assert r.headers["cache-control"] == "no-cache"  # the page names the version: always asked for
+        again = client.get(path, headers={"Accept": "text/html", "If-None-Match": r.headers["etag"]})
+        assert again.status_code == 304
     fm = client.get("/assets/FontManifest.json")  # patched by Flet for no_cdn, then trimmed by us
     families = [f["family"] for f in fm.json()]
     assert "Roboto" in families and "MaterialIcons" in families
     assert not any("KaTeX" in f or "Cupertino" in f for f in families)
     assert int(fm.headers["content-length"]) == len(fm.content)
+
+
+def _version(client: TestClient) -> str:
+    html = client.get("/", headers={"Accept": "text/html"}).text
+    m = re.search(r'flet\.assetBase="/v/([0-9a-f]+)/";', html)
+    assert m
+    return m.group(1)
+
+
+def test_versioned_files_are_immutable_and_the_page_points_at_them(client: TestClient) -> None:
+    v = _version(client)
+    r = client.get("/t/ABCD", headers={"Accept": "text/html", "Accept-Encoding": "gzip"})
+    assert r.headers["content-encoding"] == "gzip"
+    for ref in ("python.js", "flutter_bootstrap.js", "favicon.png", "icons/loading-animation.png"):
+        assert f'"/v/{v}/{ref}"' in r.text
+    assert 'href="manifest.json"' in r.text  # patched by Flet: not versioned
+    wasm = client.get(f"/v/{v}/main.dart.wasm", headers={"Accept-Encoding": "gzip"})
+    assert wasm.status_code == 200
+    assert wasm.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert wasm.content == (web_dir() / "main.dart.wasm").read_bytes()
+    assert wasm.headers["cross-origin-embedder-policy"] == "require-corp"
+    fm = client.get(f"/v/{v}/assets/FontManifest.json")
+    assert fm.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert "Roboto" in [f["family"] for f in fm.json()]
+    assert not any("KaTeX" in f["family"] for f in fm.json())
+    # another version (a page from before an upgrade): the current file, but asked for again next time
+    old = client.get("/v/0123456789ab/main.dart.mjs")
+    assert old.status_code == 200 and old.headers["cache-control"] == "no-cache"
+    missing = client.get(f"/v/{v}/no-such-file.js")
+    assert missing.headers["cache-control"] == "no-cache"
+    assert client.get("/main.dart.mjs").headers["cache-control"] == "no-cache"  # unversioned still works
+
+
+def test_page_preloads_the_boot_files_of_both_builds_and_the_fonts(client: TestClient) -> None:
+    v = _version(client)
+    html = client.get("/t/ABCD", headers={"Accept": "text/html"}).text
+    head = html[:html.index("</head>")]
+    assert head.index("modulepreload") < head.index(f'<script src="/v/{v}/python.js"')  # before the first script
+    for f in ("main.dart.wasm", "main.dart.mjs", "skwasm", "skwasm_heavy", "main.dart.js", "canvaskit.wasm",
+              "assets/FontManifest.json", "assets/fonts/MaterialIcons-Regular.otf", "assets/fonts/roboto.woff2"):
+        assert f in head
+    for name in re.findall(r'"(assets/[^"]+)"', head):
+        assert client.get(f"/v/{v}/{name}").status_code == 200
+    assert "KaTeX" not in head and "Cupertino" not in head
+
+
+def test_version_changes_with_the_files(tmp_path: Path) -> None:
+    root = tmp_path / "web"
+    (root / "assets").mkdir(parents=True)
+    (root / "main.dart.js").write_text("x" * 2000)
+    a = StaticCompression(lambda *a: None, [root], tmp_path / "c")  # type: ignore[arg-type, return-value]
+    b = StaticCompression(lambda *a: None, [root], tmp_path / "c")  # type: ignore[arg-type, return-value]
+    assert a.version == b.version
+    (root / "main.dart.js").write_text("y" * 2001)
+    assert StaticCompression(lambda *a: None, [root], tmp_path / "c").version != a.version  # type: ignore[arg-type, return-value]
+    html = '<script>flet.assetBase="/";</script><script src="main.dart.js"></script><a href="gone.js">'
+    out = a.rewrite_page(html)
+    assert f'src="/v/{a.version}/main.dart.js"' in out and 'href="gone.js"' in out
 
 
 def test_small_and_precompressed_files_are_sent_as_they_are(client: TestClient) -> None:
