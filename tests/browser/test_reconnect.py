@@ -3,7 +3,12 @@ reopened with its storage, offline then online): every phone is back on its own 
 choice, and every screen shows the same round and the same reveal.
 
 By default one round (each phone drops once, one of each kind: ~2 min here). RECONNECT_ROUNDS=13
-gives 52 drops and two server SIGKILL/restarts (rounds 4 and 9) – too slow for CI on a busy machine.
+gives 52 drops and two server SIGKILL/restarts (rounds 4 and 9): ~11 min here, not in CI.
+
+Checked from the accessibility text of each screen (so an old round in the history cannot pass
+for the current one): each phone shows its own seat ("Ana (you)"), the current round number, its
+own locked or open choice; the host the lock count; after the reveal the *first* tally on every
+screen (the current round's; older rounds are listed below it) is the expected one.
 """
 
 from __future__ import annotations
@@ -13,7 +18,17 @@ import os
 import time
 from typing import Any
 
-from tests.browser.helpers import HOST, PHONE, enable_semantics, open_screen, read_qr, see, tap, type_into
+from tests.browser.helpers import (
+    HOST,
+    PHONE,
+    enable_semantics,
+    open_screen,
+    page_text,
+    read_qr,
+    see,
+    tap,
+    type_into,
+)
 
 NAMES = ["Ana", "Ben", "Cleo", "Dan"]
 CHOICES = ["Yes", "No", "Abstain"]
@@ -51,6 +66,22 @@ def log(msg: str) -> None:
 
 
 KINDS = ["reload", "new_tab", "browser", "offline"]
+
+
+async def shows(page: Any, *lines: str, first_tally: str | None = None, timeout: float = 90) -> None:
+    """Wait until the screen has each of `lines` as a whole line (and this round's tally first)."""
+    deadline = time.time() + timeout
+    have: list[str] = []
+    while time.time() < deadline:
+        try:
+            have = [" ".join(x.split()) for x in (await page_text(page)).splitlines() if x.strip()]
+        except Exception:  # the page is being reloaded
+            have = []
+        tally = next((x for x in have if x.startswith("Tally:")), None)
+        if all(x in have for x in lines) and (first_tally is None or tally == first_tally):
+            return
+        await asyncio.sleep(0.5)
+    raise AssertionError(f"screen does not show {lines} / {first_tally!r}:\n" + "\n".join(have))
 
 
 async def test_phones_drop_and_return_52_times(browser: Any, server: Any) -> None:
@@ -94,16 +125,22 @@ async def test_phones_drop_and_return_52_times(browser: Any, server: Any) -> Non
         await asyncio.gather(*[p.reopen(k) for p, k in zip(phones, kinds, strict=True)])
         log("reopened")
         events += 4
-        # every phone is back on its own seat with its own (locked or open) choice
-        await asyncio.gather(*[see(p.page, n) for p, n in zip(phones, NAMES, strict=True)])
-        await asyncio.gather(*[see(p.page, "Locked in:") for p in phones[:2]])
-        await asyncio.gather(*[see(p.page, f"Your choice: {c}") for p, c in zip(phones[2:], picks[2:], strict=True)])
-        await see(host, "2 of 4 have locked")
+        # every phone is back on its own seat, in this round, with its own (locked or open) choice
+        rnd = f"Round {r + 1}"
+        await asyncio.gather(*[shows(p.page, f"{n} (you)", rnd, "Locked in:", picks[i])
+                               for i, (p, n) in enumerate(zip(phones[:2], NAMES, strict=False))])
+        await asyncio.gather(*[shows(p.page, f"{n} (you)", rnd, f"Your choice: {c}", "Lock my choice")
+                               for p, n, c in zip(phones[2:], NAMES[2:], picks[2:], strict=True)])
+        await shows(host, rnd, "2 of 4 have locked")
         for p in phones[2:]:
             await tap(p.page, "Lock my choice")
-        tally = "Tally: " + "  ·  ".join(f"{c}: {picks.count(c)}" for c in CHOICES)
-        await asyncio.gather(*[see(x, tally) for x in [host, *[p.page for p in phones]]])
+        tally = "Tally: " + " · ".join(f"{c}: {picks.count(c)}" for c in CHOICES)
+        await asyncio.gather(*[shows(x, rnd, first_tally=tally) for x in [host, *[p.page for p in phones]]])
         await tap(host, "Ask")
+        await shows(host, f"Round {r + 2}", "0 of 4 have locked")
     assert events == 4 * ROUNDS
     kills = len([r for r in range(ROUNDS) if r in KILL_ROUNDS])
-    print(f"RECONNECT-REPORT events={events} server_kills={kills} seconds={time.time() - t0:.0f}")
+    kinds = {k: sum(1 for r in range(ROUNDS) if r not in KILL_ROUNDS for i in range(4) if KINDS[(r + i) % 4] == k)
+             for k in KINDS}
+    kinds["new_tab_after_kill"] = 4 * kills
+    print(f"RECONNECT-REPORT events={events} {kinds} server_kills={kills} seconds={time.time() - t0:.0f}")
