@@ -1,6 +1,7 @@
 """(a) A phone's first join and return visit, in headless Chromium on a throttled network.
 
     python -m benchmarks.phone_join [--repeat 3] [--mbit 30] [--latency 20]
+        [--variants stock,before,ours] [--renderers auto] [--encodings gzip]
 
 Network: Chrome DevTools `Network.emulateNetworkConditions` (30 Mbit/s down and up, 20 ms
 latency) on a persistent browser profile (a disk cache, like a phone's browser). "Usable" =
@@ -8,9 +9,19 @@ the seat buttons of the join screen are in Flutter's accessibility tree ("Sit as
 return visit, the seated phone's own screen ("Rename"). Bytes = encoded bytes received for
 every HTTP response (headers included) plus WebSocket frames, until usable.
 
-Variants in one run: the stock-Flet hello page (baseline, uncompressed), and our app with
-each web renderer and encoding (gzip only – what every phone browser accepts – and zstd
-when the `zstd` command is installed, which Chromium and Firefox accept).
+Variants, all served at once and visited in turn (round-robin, the order reversed every other
+round, so a load spike on this shared machine hits each of them): `stock` = the stock-Flet
+hello page (baseline, uncompressed); `ours` = our app with each web renderer and encoding;
+`before` = the same with COMPANION_STATIC_VERSIONED=0 and COMPANION_STATIC_PRELOAD=0 (every
+file revalidated, no preloads: the state before versioned URLs).
+
+Besides the wall clock, every visit records a timeline in the page's own clock
+(performance.now(), ms): the first request, when main.dart.wasm / skwasm.wasm have arrived,
+Flutter's first frame, the WebSocket open, the last WebSocket message before the screen is
+usable, and the moment the button appears in the DOM (a MutationObserver, not Playwright's
+polling); the requests that reached the server (not served from the browser's cache); and the
+CPU seconds the browser (all its processes) and the server spent on the visit – on a loaded
+machine these say more than seconds of wall clock.
 """
 
 from __future__ import annotations
@@ -18,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import json
 import os
 import re
 import shutil
@@ -106,15 +118,80 @@ def make_table(data_dir: Path) -> str:
     return t.code
 
 
+MARKS_JS = """
+window.__t = {}; window.__ready = null;
+const mark = (n) => { if (!(n in window.__t)) window.__t[n] = performance.now(); };
+window.addEventListener('flutter-first-frame', () => mark('first_frame'));
+const NativeWS = window.WebSocket;
+window.WebSocket = function (...a) {
+  mark('ws_new'); const w = new NativeWS(...a);
+  w.addEventListener('open', () => mark('ws_open'));
+  w.addEventListener('message', () => { if (!('seen' in window.__t)) { window.__t.ws_last = performance.now();
+    window.__t.ws_msgs = (window.__t.ws_msgs || 0) + 1; } });
+  return w; };
+window.WebSocket.prototype = NativeWS.prototype; Object.assign(window.WebSocket, NativeWS);
+new MutationObserver(() => {
+  if (window.__ready === null || 'seen' in window.__t) return;
+  for (const e of document.querySelectorAll('[role=button]')) {
+    if (window.__ready.test(e.textContent || '') || window.__ready.test(e.getAttribute('aria-label') || '')) {
+      mark('seen'); return; } }
+}).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+"""
+TIMELINE_JS = """() => { const t = {...window.__t}; const r = performance.getEntriesByType('resource');
+  const end = (s) => { const e = r.find(x => x.name.includes(s)); return e ? e.responseEnd : null; };
+  t.first_request = r.length ? Math.min(...r.map(e => e.startTime)) : null;
+  t.main_wasm = end('main.dart.wasm'); t.skwasm_wasm = end('skwasm.wasm'); t.fonts = end('MaterialIcons');
+  return t; }"""
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """utime + stime of a process and all its descendants (Linux /proc), in seconds."""
+    if pid is None:
+        return 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    own: dict[int, float] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            raw = Path(f"/proc/{d}/stat").read_text()
+        except OSError:
+            continue
+        rest = raw[raw.rfind(")") + 2:].split()
+        own[int(d)] = (int(rest[11]) + int(rest[12])) / tick
+        children.setdefault(int(rest[1]), []).append(int(d))
+    total, stack = 0.0, [pid]
+    while stack:
+        p = stack.pop()
+        total += own.get(p, 0.0)
+        stack += children.get(p, [])
+    return total
+
+
+def browser_pid(profile: Path) -> int | None:
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                cmd = Path(f"/proc/{d}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if f"--user-data-dir={profile}".encode() in cmd and not any(c.startswith(b"--type=") for c in cmd):
+                return int(d)
+    return None
+
+
 async def visit(pw: Any, chromium: str, profile: Path, url: str, ready: str, mbit: float, latency: float,
-                then_click: str | None = None, then_ready: str | None = None) -> dict[str, Any]:
+                then_click: str | None = None, then_ready: str | None = None,
+                server_pid: int | None = None) -> dict[str, Any]:
     ctx = await pw.chromium.launch_persistent_context(str(profile), executable_path=chromium, headless=True,
                                                       args=CHROMIUM_ARGS, viewport=PHONE)
     try:
         page = ctx.pages[0] if ctx.pages else await ctx.new_page()
+        await page.add_init_script(MARKS_JS)
         cdp = await ctx.new_cdp_session(page)
         got: dict[str, Any] = {"http": 0, "ws": 0, "requests": 0, "not_modified": 0, "cached": 0, "urls": set(),
-                               "enc": {}}
+                               "enc": {}, "network": 0}
 
         def finished(ev: dict[str, Any]) -> None:
             got["http"] += int(ev.get("encodedDataLength", 0))
@@ -125,8 +202,10 @@ async def visit(pw: Any, chromium: str, profile: Path, url: str, ready: str, mbi
             got["urls"].add(r["url"])
             if r.get("status") == 304:
                 got["not_modified"] += 1
-            if r.get("fromDiskCache") or r.get("fromPrefetchCache"):
+            if r.get("fromDiskCache") or r.get("fromPrefetchCache") or r.get("fromServiceWorker"):
                 got["cached"] += 1
+            elif r["url"].startswith("http"):
+                got["network"] += 1  # reached the server (a download or a revalidation)
             enc = {k.lower(): v for k, v in (r.get("headers") or {}).items()}.get("content-encoding")
             if enc:
                 got["enc"][enc] = got["enc"].get(enc, 0) + 1
@@ -143,15 +222,21 @@ async def visit(pw: Any, chromium: str, profile: Path, url: str, ready: str, mbi
         bps = mbit * 1_000_000 / 8
         await cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": latency,
                                                              "downloadThroughput": bps, "uploadThroughput": bps})
+        bpid = browser_pid(profile)
+        cpu0, srv0 = cpu_seconds(bpid), cpu_seconds(server_pid)
         t0 = time.perf_counter()
         await page.goto(url, wait_until="commit", timeout=120_000)
+        await page.evaluate(f"window.__ready = new RegExp({json.dumps(ready)})")
         await page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=120_000)
         await page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
         await page.get_by_role("button", name=re.compile(ready)).first.wait_for(timeout=120_000)
         seconds = time.perf_counter() - t0
+        cpu1, srv1 = cpu_seconds(bpid), cpu_seconds(server_pid)
+        timeline = {k: (round(v) if isinstance(v, float) else v) for k, v in (await page.evaluate(TIMELINE_JS)).items()}
         out = {"seconds": seconds, "bytes": got["http"] + got["ws"], "http_bytes": got["http"],
                "ws_bytes": got["ws"], "requests": got["requests"], "304": got["not_modified"],
-               "from_cache": got["cached"], "encodings": dict(got["enc"]),
+               "from_cache": got["cached"], "to_server": got["network"], "encodings": dict(got["enc"]),
+               "cpu_browser": round(cpu1 - cpu0, 2), "cpu_server": round(srv1 - srv0, 2), "timeline": timeline,
                "renderer": "skwasm" if any("skwasm" in u for u in got["urls"]) else
                "canvaskit" if any("canvaskit.wasm" in u for u in got["urls"]) else "?"}
         if then_click:
@@ -164,29 +249,76 @@ async def visit(pw: Any, chromium: str, profile: Path, url: str, ready: str, mbi
 
 
 async def measure(pw: Any, chromium: str, url: str, first_ready: str, return_ready: str, mbit: float,
-                  latency: float, click: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+                  latency: float, click: str | None, server_pid: int | None,
+                  returns: int = 1) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     profile = Path(tempfile.mkdtemp(prefix="bench-phone-"))
     try:
         first = await visit(pw, chromium, profile, url, first_ready, mbit, latency, then_click=click,
-                            then_ready=return_ready)
-        again = await visit(pw, chromium, profile, url, return_ready, mbit, latency)
+                            then_ready=return_ready, server_pid=server_pid)
+        again = [await visit(pw, chromium, profile, url, return_ready, mbit, latency, server_pid=server_pid)
+                 for _ in range(returns)]
         return first, again
     finally:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def variants(renderers: list[str], encodings: list[str]) -> list[dict[str, str]]:
-    out = [{"name": "stock Flet hello (baseline)", "kind": "stock", "renderer": "auto", "enc": "identity"}]
-    for r in renderers:
-        for e in encodings:
-            out.append({"name": f"companion {r} {e}", "kind": "ours", "renderer": r, "enc": e})
+BEFORE = {"COMPANION_STATIC_VERSIONED": "0", "COMPANION_STATIC_PRELOAD": "0", "COMPANION_WARM_MODULES": "0"}
+
+
+def variants(kinds: list[str], renderers: list[str], encodings: list[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for kind in kinds:
+        if kind == "stock":
+            out.append({"name": "stock Flet hello (baseline)", "kind": "stock", "renderer": "auto", "enc": "identity",
+                        "env": {}})
+            continue
+        for r in renderers:
+            for e in encodings:
+                if kind == "before":
+                    out.append({"name": f"companion {r} {e}, revalidated, no preload (before)", "kind": "ours",
+                                "renderer": r, "enc": e, "env": dict(BEFORE)})
+                else:
+                    out.append({"name": f"companion {r} {e}", "kind": "ours", "renderer": r, "enc": e, "env": {}})
+    return out
+
+
+def start(v: dict[str, Any], work: Path, i: int) -> tuple[Server, str, str, str, str | None]:
+    from companion.web import boot_files
+
+    port = free_port()
+    if v["kind"] == "stock":
+        srv = Server([sys.executable, "-m", "benchmarks.stock_hello", "--port", str(port)], {}, port,
+                     work / "stock.log")
+        return srv, srv.base + "/", "Tap me", "Tap me", None
+    data = work / f"data-{i}"
+    code = make_table(data)
+    srv = Server([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
+                  "--data-dir", str(data), "--public-url", f"http://127.0.0.1:{port}", "--no-browser"],
+                 {"COMPANION_WEB_RENDERER": v["renderer"], "COMPANION_STATIC_ENCODINGS": v["enc"], **v["env"]},
+                 port, work / f"server-{i}.log")
+    wait_compressed(srv.base, boot_files(v["renderer"]), v["enc"])
+    return srv, f"{srv.base}/t/{code}", "Sit as", "Rename", "Sit as"
+
+
+PHASES = [("first_request", "main_wasm"), ("main_wasm", "first_frame"), ("first_frame", "ws_open"),
+          ("ws_open", "ws_last"), ("ws_last", "seen")]
+
+
+def phases(t: dict[str, Any]) -> dict[str, float]:
+    """Durations (ms) between the timeline's marks: where a visit's time goes."""
+    out: dict[str, float] = {}
+    for a, b in PHASES:
+        if isinstance(t.get(a), (int, float)) and isinstance(t.get(b), (int, float)):
+            out[f"{a}→{b}"] = t[b] - t[a]
+    if isinstance(t.get("seen"), (int, float)):
+        out["total"] = t["seen"]
     return out
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
-    from companion.web import available_encoders, boot_files
+    from companion.web import available_encoders
 
     chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if chromium is None:
@@ -195,45 +327,54 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     encodings = [e for e in args.encodings.split(",") if e in have]
     work = Path(args.data_dir or tempfile.mkdtemp(prefix="bench-join-"))
     work.mkdir(parents=True, exist_ok=True)
-    rows: list[dict[str, Any]] = []
+    vs = variants(args.variants.split(","), args.renderers.split(","), encodings)
     raw: list[dict[str, Any]] = []
-    async with async_playwright() as pw:
-        for v in variants(args.renderers.split(","), encodings):
-            port = free_port()
-            if v["kind"] == "stock":
-                srv = Server([sys.executable, "-m", "benchmarks.stock_hello", "--port", str(port)], {}, port,
-                             work / "stock.log")
-                url, first_ready, return_ready, click = srv.base + "/", "Tap me", "Tap me", None
-            else:
-                code = make_table(work / "data")
-                srv = Server([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
-                              "--data-dir", str(work / "data"), "--public-url", f"http://127.0.0.1:{port}",
-                              "--no-browser"],
-                             {"COMPANION_WEB_RENDERER": v["renderer"], "COMPANION_STATIC_ENCODINGS": v["enc"]},
-                             port, work / "server.log")
-                wait_compressed(srv.base, boot_files(v["renderer"]), v["enc"])
-                url, first_ready, return_ready, click = f"{srv.base}/t/{code}", "Sit as", "Rename", "Sit as"
-            try:
-                firsts, agains = [], []
-                for _ in range(args.repeat):
+    results: dict[str, dict[str, list[dict[str, Any]]]] = {v["name"]: {"first": [], "return": []} for v in vs}
+    servers: list[tuple[Server, str, str, str, str | None]] = []
+    try:
+        for i, v in enumerate(vs):
+            servers.append(start(v, work, i))
+        async with async_playwright() as pw:
+            for rnd in range(args.repeat):
+                order = list(range(len(vs))) if rnd % 2 == 0 else list(reversed(range(len(vs))))
+                for i in order:
+                    v = vs[i]
+                    srv, url, first_ready, return_ready, click = servers[i]
                     la = load()
-                    f, a = await measure(pw, chromium, url, first_ready, return_ready, args.mbit, args.latency,
-                                         click)
-                    f["load"] = a["load"] = la
-                    firsts.append(f)
-                    agains.append(a)
-                    raw.append({"variant": v["name"], "first": f, "return": a})
-                    print(f"   {v['name']}: first {f['seconds']:.2f} s {f['bytes'] / 1e6:.2f} MB ({f['renderer']}) · "
-                          f"return {a['seconds']:.2f} s {a['bytes'] / 1e3:.0f} kB · load {la}", flush=True)
-                rows.append({"variant": v["name"], "renderer": firsts[0]["renderer"],
-                             "first s": median([x["seconds"] for x in firsts]),
-                             "first MB": median([x["bytes"] for x in firsts]) / 1e6,
-                             "return s": median([x["seconds"] for x in agains]),
-                             "return kB": median([x["bytes"] for x in agains]) / 1e3,
-                             "return 304s": agains[0]["304"], "requests": firsts[0]["requests"]})
-            finally:
-                srv.stop()
-    return {"rows": rows, "raw": raw}
+                    f, agains = await measure(pw, chromium, url, first_ready, return_ready, args.mbit, args.latency,
+                                              click, srv.proc.pid, args.returns)
+                    f["load"] = la
+                    results[v["name"]]["first"].append(f)
+                    for a in agains:
+                        a["load"] = la
+                        results[v["name"]]["return"].append(a)
+                    raw.append({"variant": v["name"], "round": rnd, "first": f, "returns": agains})
+                    ret = " / ".join(f"{a['seconds']:.2f} s {a['bytes'] / 1e3:.0f} kB {a['to_server']} req "
+                                     f"cpu {a['cpu_browser']:.1f}" for a in agains)
+                    print(f"   {v['name']}: first {f['seconds']:.2f} s {f['bytes'] / 1e6:.2f} MB ({f['renderer']}, "
+                          f"cpu {f['cpu_browser']:.1f}) · return {ret} · load {la}", flush=True)
+    finally:
+        for srv, *_ in servers:
+            srv.stop()
+    rows, timeline_rows = [], []
+    for v in vs:
+        firsts, agains = results[v["name"]]["first"], results[v["name"]]["return"]
+        if not firsts:
+            continue
+        rows.append({"variant": v["name"], "renderer": firsts[0]["renderer"],
+                     "first s": median([x["seconds"] for x in firsts]),
+                     "first MB": median([x["bytes"] for x in firsts]) / 1e6,
+                     "first cpu s": median([x["cpu_browser"] for x in firsts]),
+                     "return s": median([x["seconds"] for x in agains]),
+                     "return kB": median([x["bytes"] for x in agains]) / 1e3,
+                     "return requests to server": median([x["to_server"] for x in agains]),
+                     "return cpu s": median([x["cpu_browser"] for x in agains])})
+        for which, xs in (("first", firsts), ("return", agains)):
+            ph = [phases(x["timeline"]) for x in xs]
+            keys = [k for k in ph[0]] if ph else []
+            timeline_rows.append({"variant": v["name"], "visit": which,
+                                  **{k: median([p[k] for p in ph if k in p]) for k in keys}})
+    return {"rows": rows, "timeline": timeline_rows, "raw": raw}
 
 
 def main() -> None:
@@ -241,13 +382,17 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--mbit", type=float, default=30.0)
     ap.add_argument("--latency", type=float, default=20.0)
-    ap.add_argument("--renderers", default="auto,canvaskit")
-    ap.add_argument("--encodings", default="gzip,zstd")
+    ap.add_argument("--returns", type=int, default=1, help="return visits per first join")
+    ap.add_argument("--variants", default="stock,before,ours", help="stock, before (revalidated), ours")
+    ap.add_argument("--renderers", default="auto")
+    ap.add_argument("--encodings", default="gzip")
     ap.add_argument("--data-dir", default=None, help="keeps the compressed copies between runs")
     args = ap.parse_args()
     header(f"(a) phone join, {args.mbit:g} Mbit/s + {args.latency:g} ms, median of {args.repeat}")
     res = asyncio.run(run(args))
     print(table(res["rows"]))
+    print("\nwhere the time goes (median ms in the page's clock; total = navigation → button in the DOM):")
+    print(table(res["timeline"]))
     print("targets: first join ≤ 3.0 s and ≤ 5 MB; return visit ≤ 1.5 s and ≤ 300 kB")
     save("phone_join", {"args": vars(args), **res})
 

@@ -29,7 +29,9 @@ font uncompressed. `StaticCompression` sits in front of the whole app (an ASGI m
 The boot files of the chosen renderer are compressed in a background thread at start-up so
 the first phone does not wait; any other file is compressed on its first request (gzip inline
 in a worker thread; the slow encoders in the background, gzip served meanwhile).
-COMPANION_STATIC_VERSIONED=0 / COMPANION_STATIC_PRELOAD=0 turn the two off (for measurements).
+Flet's control modules (imported lazily, i.e. by the first session) are imported in the
+background at start-up too. COMPANION_STATIC_VERSIONED=0 / COMPANION_STATIC_PRELOAD=0 /
+COMPANION_WARM_MODULES=0 turn these off (for measurements).
 """
 
 from __future__ import annotations
@@ -116,6 +118,11 @@ RULES = "2"  # bump when a change here alters what is served for the same files
 BUSY_TIMEOUT = 1800  # seconds after which an unfinished compression by another process is retried
 MIN_SIZE = 1024  # smaller files are sent as they are
 WORTH = 0.92  # keep a compressed copy only if it is at most this fraction of the original
+
+# Flet imports its control modules lazily, on first use – i.e. inside the first session after a
+# start, on that phone's critical path (~0.3 s of CPU; seconds on a loaded machine). Imported in
+# the background at start-up instead.
+WARM_MODULES = ("flet.controls",)
 
 # What the client loads before the first frame, per renderer (paths under the web dir).
 BOOT_FILES = {
@@ -206,7 +213,8 @@ class StaticCompression:
 
     def __init__(self, app: ASGIApp, roots: list[Path], cache_dir: Path, encodings: list[str] | None = None,
                  warm: Iterable[str] = (), drop_fonts: Iterable[str] = UNUSED_FONT_FAMILIES,
-                 ws_per_table: bool = False, versioned: bool | None = None) -> None:
+                 ws_per_table: bool = False, versioned: bool | None = None,
+                 warm_modules: Iterable[str] | None = None) -> None:
         self.app = app
         self.versioned = os.environ.get("COMPANION_STATIC_VERSIONED", "1") != "0" if versioned is None else versioned
         self.ws_per_table = ws_per_table
@@ -226,6 +234,9 @@ class StaticCompression:
         warm = [w for w in warm]
         if warm and os.environ.get("COMPANION_STATIC_WARM", "1") != "0":
             threading.Thread(target=self._warm, args=(warm,), name="static-compress", daemon=True).start()
+        mods = list(WARM_MODULES if warm_modules is None else warm_modules)
+        if mods and os.environ.get("COMPANION_WARM_MODULES", "1") != "0":
+            threading.Thread(target=import_all, args=(mods,), name="warm-imports", daemon=True).start()
 
     def _fonts(self) -> list[str]:
         """The font files Flutter loads before its first frame (FontManifest.json less the dropped
@@ -601,6 +612,23 @@ class StaticCompression:
                 message = {**message, "headers": hs}
             await send(message)
         return wrapped
+
+
+def import_all(packages: list[str]) -> None:
+    """Import every module of the given packages (errors ignored: warming only)."""
+    import importlib
+    import pkgutil
+
+    for name in packages:
+        try:
+            pkg = importlib.import_module(name)
+            for m in pkgutil.walk_packages(getattr(pkg, "__path__", []), name + "."):
+                try:
+                    importlib.import_module(m.name)
+                except Exception:  # noqa: BLE001 - a module that cannot load is simply not warmed
+                    continue
+        except Exception:  # noqa: BLE001
+            continue
 
 
 def shared_cache_dir() -> Path | None:
