@@ -423,7 +423,9 @@ class StaticCompression:
                 ws = f"/ws/{m.group(1).upper()}" if m and self.ws_per_table else None
                 await self._page(scope, receive, send, ws)
                 return
-            await self.app(scope, receive, self._with_cache_control(send, cache_control))
+            # (a route reached under /v/…, e.g. a relative URL resolved against the asset base, is
+            # not a file of this version: never "immutable")
+            await self.app(scope, receive, self._with_cache_control(send))
             return
         rel, f = found
         try:

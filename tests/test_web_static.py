@@ -126,6 +126,8 @@ def test_versioned_files_are_immutable_and_the_page_points_at_them(client: TestC
     assert old.status_code == 200 and old.headers["cache-control"] == "no-cache"
     missing = client.get(f"/v/{v}/no-such-file.js")
     assert missing.headers["cache-control"] == "no-cache"
+    route = client.get(f"/v/{v}/health")  # a route, not a file of this version
+    assert route.headers.get("cache-control", "no-cache") == "no-cache"
     assert client.get("/main.dart.mjs").headers["cache-control"] == "no-cache"  # unversioned still works
 
 
