@@ -97,11 +97,13 @@ PAGE_REF = re.compile(r'\b(src|href)="([A-Za-z0-9_][A-Za-z0-9_./-]*)"')
 # loader will pick – the same tests as flutter_bootstrap.js (WasmGC + a Chromium engine → dart2wasm
 # with skwasm, or skwasm_heavy without the browser's codecs; else dart2js with CanvasKit) – and
 # the fonts of the (trimmed) FontManifest. `as=fetch` + crossorigin is what fetch() asks for, so
-# the loader's own requests are served from these preloads.
+# the loader's own requests are served from these preloads. flutter_bootstrap.js is preloaded too:
+# as an `async` script it would otherwise get a low priority behind the megabytes.
 PRELOAD_JS = """<script>(function(){try{
 var v=%(base)s,f=window.flet||{},r=f.webRenderer||"auto",h=document.head,n=navigator;
 function add(p,as,m){var l=document.createElement("link");l.rel=m?"modulepreload":"preload";l.href=v+p;
 if(!m){l.as=as;if(as==="fetch")l.crossOrigin="anonymous";}h.appendChild(l);}
+add("flutter_bootstrap.js","script");
 var blink=n.vendor==="Google Inc."||n.userAgent.indexOf("Edg/")>=0,gc=false;
 try{gc=WebAssembly.validate(new Uint8Array([0,97,115,109,1,0,0,0,1,5,1,95,1,120,0]));}catch(e){}
 var codecs=blink&&typeof ImageDecoder!=="undefined",
