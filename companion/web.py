@@ -473,8 +473,9 @@ class StaticCompression:
         `ws_path` if given; gzipped, and revalidated by an ETag of the rewritten page (the page
         itself stays no-cache: it is what names the version). Anything else passes through."""
         asked = {k.lower(): val for k, val in scope.get("headers", [])}
-        inner = {**scope, "headers": [(k, val) for k, val in scope.get("headers", [])
-                                      if k.lower() not in (b"if-none-match", b"if-modified-since")]}
+        inner = {**scope, "method": "GET",  # (a HEAD is answered from the rewritten GET)
+                 "headers": [(k, val) for k, val in scope.get("headers", [])
+                             if k.lower() not in (b"if-none-match", b"if-modified-since")]}
         state: dict[str, Any] = {"head": None, "chunks": [], "through": False}
 
         async def collect(message: Message) -> None:

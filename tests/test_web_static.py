@@ -91,6 +91,9 @@ def test_index_has_no_cdn_and_revalidates(client: TestClient) -> None:
         assert r.headers["cache-control"] == "no-cache"  # the page names the version: always asked for
         again = client.get(path, headers={"Accept": "text/html", "If-None-Match": r.headers["etag"]})
         assert again.status_code == 304
+        head = client.head(path, headers={"Accept": "text/html"})
+        assert head.status_code == 200 and head.content == b""
+        assert head.headers["etag"] == r.headers["etag"] and head.headers["content-length"] == r.headers["content-length"]
     fm = client.get("/assets/FontManifest.json")  # patched by Flet for no_cdn, then trimmed by us
     families = [f["family"] for f in fm.json()]
     assert "Roboto" in families and "MaterialIcons" in families
