@@ -277,6 +277,9 @@ def variants(kinds: list[str], renderers: list[str], encodings: list[str]) -> li
                 if kind == "before":
                     out.append({"name": f"companion {r} {e}, revalidated, no preload (before)", "kind": "ours",
                                 "renderer": r, "enc": e, "env": dict(BEFORE)})
+                elif kind == "nopreload":  # versioned URLs and warm imports, but no preloads
+                    out.append({"name": f"companion {r} {e}, no preload", "kind": "ours", "renderer": r, "enc": e,
+                                "env": {"COMPANION_STATIC_PRELOAD": "0"}})
                 else:
                     out.append({"name": f"companion {r} {e}", "kind": "ours", "renderer": r, "enc": e, "env": {}})
     return out
@@ -383,7 +386,8 @@ def main() -> None:
     ap.add_argument("--mbit", type=float, default=30.0)
     ap.add_argument("--latency", type=float, default=20.0)
     ap.add_argument("--returns", type=int, default=1, help="return visits per first join")
-    ap.add_argument("--variants", default="stock,before,ours", help="stock, before (revalidated), ours")
+    ap.add_argument("--variants", default="stock,before,ours",
+                    help="stock, before (revalidated, no preload, no warm imports), nopreload, ours")
     ap.add_argument("--renderers", default="auto")
     ap.add_argument("--encodings", default="gzip")
     ap.add_argument("--data-dir", default=None, help="keeps the compressed copies between runs")
