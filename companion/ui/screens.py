@@ -74,6 +74,8 @@ class Screen:
         self._slot = kit.Slot()  # the game's part of the screen: redrawn first (see render)
         self._slot_in_tree = False
         self._prefetched: dict[str, Any] = {}  # answers asked for at start, used once
+        self._background: set[asyncio.Future[Any]] = set()
+        self._finding = False  # the browser's storage has not answered yet: the seat is unknown
         self.error: str | None = None
 
     # ---------- life cycle ----------
@@ -95,7 +97,7 @@ class Screen:
             token_key = f"{'seat' if parts[0] == 't' else 'host'}:{normalise_code(parts[1]) or parts[1]}"
         saved, info, token = await asyncio.gather(
             self._get("lang"), asyncio.wait_for(p.get_device_info(), 3),
-            self._get(token_key) if token_key else asyncio.sleep(0), return_exceptions=True)
+            self._get(token_key, late=p.route or "/") if token_key else asyncio.sleep(0), return_exceptions=True)
         if token_key and not isinstance(token, BaseException):
             self._prefetched[token_key] = token
         if isinstance(saved, str) and saved in i18n.LANGS:
@@ -108,19 +110,52 @@ class Screen:
         await self.route(p.route)
         self._prefetched.clear()
 
-    async def _get(self, key: str) -> Any:
+    async def _get(self, key: str, late: str | None = None) -> Any:
+        """A value from the browser's storage, None if it does not answer within 5 s.
+
+        late=ROUTE (for a seat token or host key): an answer that comes after the 5 s is not thrown
+        away – if this screen still shows ROUTE without a token then, it is drawn again with it.
+        """
         if key in self._prefetched:
             return self._prefetched.pop(key)
+        fut = asyncio.ensure_future(self.prefs.get(key))
         try:
-            return await asyncio.wait_for(self.prefs.get(key), 5)
+            return await asyncio.wait_for(asyncio.shield(fut), 5)
         except Exception:
+            if late is not None:
+                # Not an answer: until it comes (or for 15 s), the phone says it is looking
+                # rather than offering the join buttons (a tap there would take a second seat).
+                self._finding = True
+                fut.add_done_callback(functools.partial(self._late_answer, key, late))
+                asyncio.get_running_loop().call_later(15, self._stop_finding)
+            else:
+                fut.cancel()
             return None
 
+    def _stop_finding(self) -> None:
+        if self._finding:
+            self._finding = False
+            self.render(force=True)
+
+    def _late_answer(self, key: str, route: str, fut: asyncio.Future[Any]) -> None:
+        self._finding = False
+        if fut.cancelled() or fut.exception() is not None or not isinstance(fut.result(), str):
+            return
+        if self._route != route or self.token is not None or self.table is None:
+            return
+        self._prefetched[key] = fut.result()
+        contextvars.copy_context().run(self.page.run_task, self.route, route)
+
     async def _set(self, key: str, value: str) -> None:
-        try:
-            await asyncio.wait_for(self.prefs.set(key, value), 5)
-        except Exception:
-            pass
+        """Store in the browser, without waiting for it (a re-created session's storage never
+        answers, Flet #6412: the screen must not wait 5 s for that)."""
+        async def store() -> None:
+            try:
+                await asyncio.wait_for(self.prefs.set(key, value), 5)
+            except Exception:
+                pass
+        self._background.add(task := asyncio.ensure_future(store()))
+        task.add_done_callback(self._background.discard)
 
     async def _on_route(self, e: Any) -> None:
         await self.route(e.route)
@@ -131,7 +166,11 @@ class Screen:
             self.table.disconnect(self.seat)
 
     async def _on_connect(self, e: Any) -> None:
-        """A reload or a woken phone reuses this session: count it present and redraw."""
+        """A reload or a woken phone reuses this session: count it present and redraw – or, if
+        this screen lost track of whose it is (its storage did not answer), look again."""
+        if self.table is not None and self.token is None and self.role in ("phone", "watch"):
+            await self.route(self._route)
+            return
         if self.table is not None and not self._present and self.seat is not None:
             self._present = True
             self.table.connect(self.seat)
@@ -194,15 +233,24 @@ class Screen:
             self.table = table
             if parts[0] == "host":
                 self.role = "host"
-                tok = (query.get("k") or [None])[0] or await self._get(f"host:{table.code}")
-                if tok and table.is_host(tok):
+                tok = (query.get("k") or [None])[0]
+                if not (tok and table.is_host(tok)):
+                    tok = await self._get(f"host:{table.code}", late=route)
+                if isinstance(tok, str) and table.is_host(tok):
                     self.token = tok
                     await self._set(f"host:{table.code}", tok)
                 else:
                     self.role = "watch"
             else:
                 self.role = "phone"
-                tok = await self._get(f"seat:{table.code}")
+                # The seat token: from the address (`?s=`, put there when the seat was taken –
+                # a tab Flet re-creates after a server restart has no working storage, Flet
+                # #6412, but it sends its address), else from the browser's storage.
+                tok = (query.get("s") or [None])[0]
+                if tok and (table.seat_of(tok) is not None or table.is_spectator(tok)):
+                    await self._set(f"seat:{table.code}", tok)
+                else:
+                    tok = await self._get(f"seat:{table.code}", late=route)
                 self.token = tok if isinstance(tok, str) else None
                 self.seat = table.seat_of(self.token)
                 if self.seat is not None:
@@ -444,7 +492,9 @@ class Screen:
                 self.toast(self.t("ui.err.store"), True)
                 return
             await self._set(f"host:{table.code}", table.host_token)
-            await self.go(f"/host/{table.code}")
+            # The key stays in the host tab's address: after a restart of the server Flet re-creates
+            # the tab's session without working storage (Flet #6412), but it sends the address.
+            await self.go(f"/host/{table.code}?k={table.host_token}")
 
         parts: list[ft.Control] = [kit.title(self.t("ui.create.title"), 20), game_row, n_row, *seat_rows]
         if option_controls:
@@ -721,6 +771,9 @@ class Screen:
         assert t is not None
         # Its own part: another phone taking a seat redraws the seat buttons, not what is being typed here.
         name = kit.part(("joinname", self.lang), self.join_name_field)
+        if self._finding:
+            return [kit.card(ft.Row([ft.ProgressRing(width=24, height=24),
+                                     ft.Text(self.t("ui.phone.finding_seat"), size=18, expand=True)], spacing=14))]
         out: list[ft.Control] = [kit.title(self.t("ui.phone.welcome"), 24)]
         if self.token and t.seat_of(self.token) is None and not t.is_spectator(self.token):
             out.append(kit.card(ft.Text(self.t("ui.phone.seat_lost"), size=16), bgcolor=ft.Colors.AMBER_50))
@@ -729,11 +782,8 @@ class Screen:
             if reply and reply.get("token"):
                 self.token = reply["token"]
                 await self._set(f"seat:{t.code}", self.token)
-                self.seat = t.seat_of(self.token)
-                if self.seat is not None and not self._present:
-                    self._present = True
-                    t.connect(self.seat)
-                self.render(force=True)
+                # ... and in the address, which a re-created session still sends (see route()).
+                await self.go(f"/t/{t.code}?s={self.token}")
         free = t.free_seats()
         if t.phase == "lobby" and free:
             out.append(ft.Text(self.t("ui.phone.pick_seat"), size=18))

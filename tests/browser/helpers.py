@@ -239,7 +239,7 @@ async def create_table(browser: Any, server: Any, game: str | None = None, seats
     if qr:
         join_url = await read_qr(host)
     else:
-        join_url = f"{server.base}/t/{host.url.rsplit('/', 1)[1]}"
+        join_url = f"{server.base}/t/{host.url.split('?')[0].rsplit('/', 1)[1]}"
     return HostTable(ctx, host, join_url)
 
 

@@ -7,10 +7,11 @@ session Flet re-creates after a server restart the storage never answers (Flet i
 a loaded machine a fresh tab can answer later than 5 s.
 
 In-process, with the same real Flet sessions and fake browser connection as
-`test_flet_messages.py`; the storage of the "browser" answers after a delay or never. These tests
-describe the wanted behaviour and are expected to fail until `companion/ui/screens.py` keeps the
-seat token where a re-registering client sends it (the page address, e.g. `/t/CODE?s=TOKEN`) or
-waits for the storage; they are marked xfail (not strict), so the fix shows up as XPASS.
+`test_flet_messages.py`; the storage of the "browser" answers after a delay or never. Fixed in
+`companion/ui/screens.py`: the seat token is kept in the tab's address too (`/t/CODE?s=TOKEN`,
+which a re-registering client sends), and a storage answer that comes late is not taken for "no
+seat" – the phone says it is looking for its seat (no join buttons meanwhile) and is seated when
+the answer arrives.
 """
 
 from __future__ import annotations
@@ -89,7 +90,6 @@ async def test_the_harness_seats_a_phone_whose_storage_answers() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="screens.py reads the seat token only from SharedPreferences (5 s timeout)", strict=False)
 async def test_a_phone_whose_storage_answers_after_6_seconds_gets_its_seat() -> None:
     server, t, token = await table()
     conn = await open_with_storage(server, f"/t/{CODE}", token, 6.0)
@@ -99,7 +99,6 @@ async def test_a_phone_whose_storage_answers_after_6_seconds_gets_its_seat() -> 
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="Flet #6412: no token in the address; screens.py relies on SharedPreferences", strict=False)
 async def test_a_phone_whose_storage_never_answers_gets_its_seat_from_its_address() -> None:
     server, t, token = await table()
     conn = await open_with_storage(server, f"/t/{CODE}?s={token}", token, None)
