@@ -106,8 +106,10 @@ class Screen:
             self.lang = i18n.pick_lang(getattr(info, "language", None))
         else:
             self.lang = "en"
-        p.render(Root, self)
+        # The route first, then the first frame: the phone gets its own screen at once, not a
+        # home screen that the seat screen replaces a moment later.
         await self.route(p.route)
+        p.render(Root, self)
         self._prefetched.clear()
 
     async def _get(self, key: str, late: str | None = None) -> Any:
