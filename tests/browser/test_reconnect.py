@@ -10,8 +10,8 @@ for the current one): each phone shows its own seat ("Ana (you)"), the current r
 own locked or open choice; the host the lock count; after the reveal the *first* tally on every
 screen (the current round's; older rounds are listed below it) is the expected one.
 
-A phone that comes back without its seat (the join screen: a known bug, see docs/RELIABILITY.md,
-"Found, not fixed") is counted in the report line and reopened in a new tab; STRICT_RECONNECT=1
+A phone that comes back without its seat (the join screen: a bug, fixed in ad4eb31, see
+docs/RELIABILITY.md, "Found") is counted in the report line and reopened in a new tab; STRICT_RECONNECT=1
 fails the test instead.
 """
 
@@ -75,8 +75,8 @@ KINDS = ["reload", "new_tab", "browser", "offline"]
 
 
 async def back_on_seat(p: Phone, kind: str, *lines: str) -> None:
-    """The phone must come back on its seat. Known bug (docs/RELIABILITY.md, "Found, not fixed"):
-    sometimes it shows the join screen instead (its seat token not read in time); unless
+    """The phone must come back on its seat. Before ad4eb31 (docs/RELIABILITY.md, "Found") it
+    sometimes showed the join screen instead (its seat token not read in time); unless
     STRICT_RECONNECT=1 that is counted and the phone opens a new tab, as a player would."""
     if await shows(p.page, *lines, lost_ok=not STRICT):
         return
