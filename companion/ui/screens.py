@@ -233,11 +233,13 @@ class Screen:
                 self.render(force=True)
                 return
             self.table = table
+            address = None  # the address to move to when the token came from storage
             if parts[0] == "host":
                 self.role = "host"
                 tok = (query.get("k") or [None])[0]
                 if not (tok and table.is_host(tok)):
                     tok = await self._get(f"host:{table.code}", late=route)
+                    address = f"/host/{table.code}?k={tok}"
                 if isinstance(tok, str) and table.is_host(tok):
                     self.token = tok
                     await self._set(f"host:{table.code}", tok)
@@ -253,18 +255,29 @@ class Screen:
                     await self._set(f"seat:{table.code}", tok)
                 else:
                     tok = await self._get(f"seat:{table.code}", late=route)
+                    address = f"/t/{table.code}?s={tok}"
                 self.token = tok if isinstance(tok, str) else None
                 self.seat = table.seat_of(self.token)
                 if self.seat is not None:
                     self._present = True
                     table.connect(self.seat)
             table.subscribe(self._changed)
+            if address is not None and self.token is not None and (
+                    self.seat is not None or table.is_spectator(self.token) or self.role == "host"):
+                # Found in storage only: put it into the address as well, so a session Flet
+                # re-creates after a server restart (storage dead, Flet #6412) still finds it.
+                self.render(force=True)
+                await self.go(address)
+                return
         else:
             self.role = "home"
         self.render(force=True)
 
     async def go(self, route: str) -> None:
-        await self.page.push_route(route)
+        try:
+            await self.page.push_route(route)
+        except Exception:  # the browser did not take the new address: this screen stays as it is
+            pass
 
     # ---------- helpers ----------
     def t(self, key: str, **params: Any) -> str:

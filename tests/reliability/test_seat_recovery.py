@@ -11,8 +11,9 @@ In-process, with the same real Flet sessions and fake browser connection as
 `companion/ui/screens.py`: the seat token is kept in the tab's address too (`/t/CODE?s=TOKEN`,
 which a re-registering client sends), and a storage answer that comes late is not taken for "no
 seat" – the phone says it is looking for its seat (no join buttons meanwhile) and is seated when
-the answer arrives. Still open (xfail, the last two tests): a token read from storage is not put
-into the address, so such a tab can lose its seat at a later restart.
+the answer arrives. A token found only in storage (a host screen opened from the home list, a
+phone back in a new tab) is then put into the address too (the last two tests), so a later
+restart cannot lose it.
 """
 
 from __future__ import annotations
@@ -117,8 +118,6 @@ def sent_address(conn: RecordingClient, prefix: str) -> bool:
     return any(isinstance(v, str) and v.startswith(prefix) for v in conn.values())
 
 
-@pytest.mark.xfail(reason="route() leaves a key read from storage out of the address (gap after ad4eb31)",
-                   strict=False)
 async def test_a_host_screen_opened_from_storage_puts_its_key_in_the_address() -> None:
     """The host screen opened as /host/CODE (from the home page's table list, a bookmark) finds its
     key in storage; it must also put it in the address, or the next server restart (storage dead
@@ -130,8 +129,6 @@ async def test_a_host_screen_opened_from_storage_puts_its_key_in_the_address() -
     assert sent_address(conn, f"/host/{CODE}?k={t.host_token}"), "the host key is not in the tab's address"
 
 
-@pytest.mark.xfail(reason="route() leaves a seat token read from storage out of the address (gap after ad4eb31)",
-                   strict=False)
 async def test_a_phone_seated_from_storage_puts_its_token_in_the_address() -> None:
     """A phone that comes back through a new tab or a reopened browser at /t/CODE is seated from
     storage; the token must then go into the address as well (same reason)."""
