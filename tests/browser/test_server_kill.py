@@ -360,6 +360,12 @@ async def test_server_sigkilled_at_random_moments(browser: Any, table_server: An
         stats["back_seconds"] = max(stats["back_seconds"], round(time.time() - t_restart))
         log(f"  down {down:.0f} s, back after {time.time() - t_restart:.0f} s: "
             f"{ {k: v - stats_before.get(k, 0) for k, v in stats.items() if v != stats_before.get(k, 0)} }")
+        # Still right a little later (longer than the screens' 5 s wait for the browser's storage):
+        # a screen drawn by a session that then loses track of its seat would show it now.
+        await asyncio.sleep(6)
+        for sc in screens:
+            assert await wait_until(sc.ok, 30, model), f"screen {sc.seat} lost its state after coming back:\n" \
+                + await page_text(sc.page)
         assert read_log(db) == entries, "the log changed while the screens reconnected"
         next_kill = moves + rng.randint(2, 5)
 
