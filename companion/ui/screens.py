@@ -106,10 +106,11 @@ class Screen:
             self.lang = i18n.pick_lang(getattr(info, "language", None))
         else:
             self.lang = "en"
-        # The route first, then the first frame: the phone gets its own screen at once, not a
-        # home screen that the seat screen replaces a moment later.
-        await self.route(p.route)
+        # The first frame before the route: route() talks to the browser's storage, and a call
+        # sent before the first frame reaches a client that has not registered the storage
+        # service yet (its answer then ends the socket: "Control with ID N is not registered").
         p.render(Root, self)
+        await self.route(p.route)
         self._prefetched.clear()
 
     async def _get(self, key: str, late: str | None = None) -> Any:
