@@ -109,7 +109,7 @@ async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any)
     seat_rows = [n for n in names if n == "seat"]
     assert past == []  # no past round is drawn again on any of the 7 screens
     assert len(seat_rows) == 7  # on each screen: the one row of the player who locked
-    assert not {"top", "print", "joincard", "controls", "sv.h"} & set(names), names
+    assert not {"top", "print", "joincard", "controls", "part:round"} & set(names), names
     for c in clients:
         c.close()
     await asyncio.sleep(0)

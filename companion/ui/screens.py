@@ -76,6 +76,7 @@ class Screen:
         self._prefetched: dict[str, Any] = {}  # answers asked for at start, used once
         self._background: set[asyncio.Future[Any]] = set()
         self._finding = False  # the browser's storage has not answered yet: the seat is unknown
+        self._join_field: ft.TextField | None = None
         self.error: str | None = None
 
     # ---------- life cycle ----------
@@ -216,13 +217,15 @@ class Screen:
 
     # ---------- routing ----------
     async def route(self, route: str) -> None:
+        same = route == self._route
         self._route = route
         url = urlparse(route or "/")
         parts = [p for p in url.path.split("/") if p]
         query = parse_qs(url.query)
         self._leave_table()
         self._slot = kit.Slot()
-        self.local = {}
+        if not same:  # the same route drawn again (a token that came late, a reconnect) keeps what was typed
+            self.local = {}
         self.error = None
         self.token = None
         if len(parts) >= 2 and parts[0] in ("t", "host"):
@@ -763,9 +766,16 @@ class Screen:
         return ft.Row([ft.Container(field, expand=True),
                        kit.button(self.t("ui.phone.rename"), rename, primary=False)])
 
+    def typed_name(self) -> str | None:
+        """The name in the join screen's field: the control's value (Flet writes a keystroke into
+        it before any handler runs), else what its change handler kept."""
+        typed = self._join_field.value if self._join_field is not None else None
+        return (typed or self.local.get("name") or "").strip() or None
+
     def join_name_field(self) -> ft.Control:
         name = ft.TextField(label=self.t("ui.phone.your_name"), value=self.local.get("name", ""), max_length=24,
                             text_size=20)
+        self._join_field = name
 
         def keep(e: Any) -> None:
             self.local["name"] = name.value or ""
@@ -808,7 +818,7 @@ class Screen:
                 s = t.seats[i]
 
                 async def take(e: Any, i: int = i) -> None:
-                    await taken(await self.request({"op": "join", "seat": i, "name": self.local.get("name") or None},
+                    await taken(await self.request({"op": "join", "seat": i, "name": self.typed_name()},
                                                  token=""))
                 out.append(kit.button(self.t("ui.phone.take_seat", name=s["name"]), take, colour=s["colour"],
                                       width=10_000))
@@ -818,7 +828,7 @@ class Screen:
             out.append(name)
 
             async def watch(e: Any) -> None:
-                await taken(await self.request({"op": "spectate", "name": self.local.get("name") or None},
+                await taken(await self.request({"op": "spectate", "name": self.typed_name()},
                                                  token=""))
             out.append(kit.button(self.t("ui.phone.watch"), watch, width=10_000))
         return out

@@ -64,7 +64,7 @@ def _slot_tile(ctx: UiContext, s: dict[str, Any], big: bool) -> ft.Control:
 
 
 def _board(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
-    return ctx.part(("lutece.board", v["slots"], v["bank"], v["decks"], big), lambda: _board_card(ctx, v, big))
+    return ctx.part(("part:board", v["slots"], v["bank"], v["decks"], big), lambda: _board_card(ctx, v, big))
 
 
 def _board_card(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
@@ -92,7 +92,7 @@ def _face_down(ctx: UiContext, p: dict[str, Any]) -> str:
 def _players(ctx: UiContext, v: dict[str, Any], big: bool, face_down: bool = True) -> ft.Control:
     choosing = v["phase"] == "choose"
     # One part per player: a lock or a bribe redraws that player's row only.
-    rows = [ctx.part(("lutece.player", p, choosing, big, face_down),
+    rows = [ctx.part(("part:player", p, choosing, big, face_down),
                      lambda p=p: _player_row(ctx, p, choosing, big, face_down), key=f"p{p['seat']}")
             for p in v["players"]]
     return kit.card(kit.title(ctx.t("lutece.ui.players"), 20), *rows)
@@ -141,7 +141,7 @@ def _log(ctx: UiContext, v: dict[str, Any], n: int = 8) -> list[ft.Control]:
     if not v["log"]:
         return []
     tail = v["log"][-n:]
-    return [ctx.part(("lutece.log", tail), lambda: kit.card(kit.title(ctx.t("lutece.ui.log"), 18),
+    return [ctx.part(("part:log", tail), lambda: kit.card(kit.title(ctx.t("lutece.ui.log"), 18),
                                                             *[ft.Text(ctx.msg(e), size=14) for e in reversed(tail)]))]
 
 

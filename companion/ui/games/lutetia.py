@@ -76,7 +76,7 @@ def _header(ctx: UiContext, v: dict[str, Any], size: int) -> list[ft.Control]:
 
 def _track(ctx: UiContext, v: dict[str, Any], cell: int) -> ft.Control:
     """The board, redrawn only when Miraculix or Asterix moves."""
-    return ctx.part(("lutetia.track", v["areas"], v["miraculix"], v["asterix"], cell),
+    return ctx.part(("part:track", v["areas"], v["miraculix"], v["asterix"], cell),
                     lambda: _track_card(ctx, v, cell))
 
 
@@ -131,7 +131,7 @@ def _reveals(ctx: UiContext, v: dict[str, Any], big: bool) -> list[ft.Control]:
 
 
 def _players(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
-    return ctx.part(("lutetia.players", v["seats"], v["turn"], v["mod_pile"], v["mod_discard"], big),
+    return ctx.part(("part:players", v["seats"], v["turn"], v["mod_pile"], v["mod_discard"], big),
                     lambda: _players_card(ctx, v, big))
 
 
@@ -161,7 +161,7 @@ def _log(ctx: UiContext, v: dict[str, Any], n: int) -> list[ft.Control]:
     items = v["log"][-n:]
     if not items:
         return []
-    return [ctx.part(("lutetia.log", items), lambda: kit.card(
+    return [ctx.part(("part:log", items), lambda: kit.card(
         ft.Text(ctx.t("lutetia.ui.log"), size=16, weight=ft.FontWeight.BOLD),
         *[_sub(ctx.msg(e), 14) for e in reversed(items)]))]
 

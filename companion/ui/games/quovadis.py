@@ -77,7 +77,7 @@ def _node_card(ctx: UiContext, v: dict[str, Any], k: int, big: bool) -> ft.Contr
 def _node_part(ctx: UiContext, v: dict[str, Any], k: int, big: bool) -> ft.Control:
     """A committee is redrawn only when a senator, a chip or Caesar on it moves."""
     outs = [p for p in v["paths"] if p["from"] == k]
-    return ctx.part(("qv.node", k, big, v["nodes"][k], outs), lambda: _node_card(ctx, v, k, big), key=f"n{k}")
+    return ctx.part(("part:node", k, big, v["nodes"][k], outs), lambda: _node_card(ctx, v, k, big), key=f"n{k}")
 
 
 def _board(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
@@ -104,7 +104,7 @@ def _log(ctx: UiContext, items: list[dict[str, Any]], title_key: str, last: int,
     def build() -> ft.Control:
         lines = [ft.Text(ctx.msg(e), size=size) for e in reversed(tail)]
         return kit.card(kit.title(ctx.t(title_key), 18), *lines, bgcolor=bgcolor)
-    return ctx.part(("qv.log", title_key, tail, size, bgcolor), build)
+    return ctx.part(("part:log", title_key, tail, size, bgcolor), build)
 
 
 def _promises(ctx: UiContext, v: dict[str, Any], size: int) -> list[ft.Control]:

@@ -43,7 +43,7 @@ def _history(ctx: UiContext, view: dict[str, Any], skip_latest: bool) -> list[ft
     items = view["history"][1:] if skip_latest else view["history"]
     for h in items:
         # A past round never changes: each is its own part, built once and then passed over.
-        out.append(ctx.part(("sv.h", h), lambda h=h: _past_round(ctx, h), key=f"h{h['round_no']}"))
+        out.append(ctx.part(("part:round", h), lambda h=h: _past_round(ctx, h), key=f"h{h['round_no']}"))
     return out
 
 
