@@ -217,15 +217,13 @@ class Screen:
 
     # ---------- routing ----------
     async def route(self, route: str) -> None:
-        same = route == self._route
         self._route = route
         url = urlparse(route or "/")
         parts = [p for p in url.path.split("/") if p]
         query = parse_qs(url.query)
         self._leave_table()
         self._slot = kit.Slot()
-        if not same:  # the same route drawn again (a token that came late, a reconnect) keeps what was typed
-            self.local = {}
+        self.local = {}
         self.error = None
         self.token = None
         if len(parts) >= 2 and parts[0] in ("t", "host"):
