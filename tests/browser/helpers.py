@@ -128,6 +128,9 @@ async def type_into(page: Any, label: str, value: str) -> None:
     box = page.get_by_role("textbox", name=label).first
     await box.wait_for(timeout=60_000)
     await box.click()
+    # Flutter moves its one editing element to the tapped field a moment after the tap; typing at
+    # once can land in the field that had the focus before (seen in CI: "David3").
+    await asyncio.sleep(0.4)
     await box.fill(value)
 
 
