@@ -25,6 +25,9 @@ from companion import i18n
 from companion.games.base import RuleError
 from companion.table.store import StoreError
 from companion.table.table import Table
+from companion.ui import flet_fast
+
+flet_fast.install()  # a faster copy of one step of Flet's diff (same messages: tests/test_flet_fast.py)
 
 BIG = 56  # touch target height (px)
 TEXT = 18
