@@ -24,9 +24,9 @@ from companion.ui.games import sealed_vote as sv_ui
 from companion.ui.screens import Server
 
 
-def name_of(sig: str) -> str:
+def name_of(sig: bytes) -> str:
     """The name a part was given: kit.part(("name", ...)) or ctx.part(("name", ...))."""
-    outer = json.loads(sig)[0]
+    outer = kit.signature_data(sig)[0]
     return outer[5][0] if outer[0] == "ctx" else outer[0]
 
 
@@ -113,3 +113,15 @@ async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any)
     for c in clients:
         c.close()
     await asyncio.sleep(0)
+
+
+def test_signature_equal_exactly_for_equal_data() -> None:
+    """A part is passed over when its data is equal, whether or not the data shares objects."""
+    name = "Ada " * 10
+    shared = [name, name, {"k": name, "n": 3}]
+    fresh = json.loads(json.dumps(shared))
+    assert kit.signature("x", shared) == kit.signature("x", fresh)
+    assert kit.signature("x", shared) != kit.signature("x", [name, name, {"k": name, "n": 4}])
+    assert kit.signature(("p", True)) != kit.signature(("p", 1))
+    assert kit.signature_data(kit.signature("x", shared)) == ["x", fresh]
+    assert kit.signature_data(kit.signature(ft.Colors.RED)) == ["red"]  # not marshal's: JSON

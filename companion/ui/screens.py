@@ -65,7 +65,7 @@ class Screen:
         self.token: str | None = None
         self.seat: int | None = None
         self.local: dict[str, Any] = {}
-        self._sig = ""
+        self._sig = b""
         self._present = False
         self._pending = False
         self._tick = 0
@@ -314,7 +314,7 @@ class Screen:
         self.render(force=True)
 
     # ---------- rendering ----------
-    def _signature(self) -> str:
+    def _signature(self) -> bytes:
         t = self.table
         if t is None:
             return kit.signature(self.role, self.lang, self.error, sorted(self.hub.tables))
@@ -550,7 +550,7 @@ class Screen:
             out.append(kit.part(("print", self.lang, t.code, t.game_id), self.print_card))
         return out
 
-    def game_section(self) -> tuple[str, Any] | None:
+    def game_section(self) -> tuple[bytes, Any] | None:
         """The game's part of this screen: (signature, builder), or None when it shows none.
 
         Host and spectators get the game's public screen, a seated phone its own; the scorer
