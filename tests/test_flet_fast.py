@@ -94,3 +94,44 @@ def test_same_messages_with_and_without(game: str) -> None:
         flet_fast.install()
     assert len(flet_own) > 20
     assert ours == flet_own
+
+
+def _built(cls: type, kwargs: dict[str, Any]) -> dict[str, Any]:
+    c = cls(**kwargs)
+    return {k: v for k, v in vars(c).items() if k != "_i"}
+
+
+def test_same_constructors() -> None:
+    """Every control class sped up takes the same parameters and builds the same control."""
+    import inspect
+
+    import flet as ft
+    assert flet_fast.install()
+    fast = dict(flet_fast._ORIGINAL_INITS)
+    assert ft.Text in fast and ft.Container in fast and len(fast) > 30
+    samples = [{}, {"expand": True, "key": "k", "data": 3}, {"width": 10.0, "visible": False, "opacity": 1.0},
+               {"tooltip": "t", "col": 2, "disabled": True}]
+    compared = 0
+    for cls, own in fast.items():
+        ours = cls.__init__
+        a, b = inspect.signature(own), inspect.signature(ours)
+        assert [(p.name, p.kind) for p in a.parameters.values()] == \
+            [(p.name, p.kind) for p in b.parameters.values()], cls
+        assert all(p.default is b.parameters[p.name].default or p.default is inspect.Parameter.empty
+                   or repr(p.default).startswith("<factory>") or "_HAS_DEFAULT_FACTORY" in repr(p.default)
+                   for p in a.parameters.values()), cls
+        for kwargs in samples:
+            kwargs = {k: v for k, v in kwargs.items() if k in a.parameters}
+            try:
+                cls.__init__ = own
+                want = _built(cls, kwargs)
+            except Exception as e:  # noqa: BLE001 - then ours must refuse it the same way
+                cls.__init__ = ours
+                with pytest.raises(type(e)):
+                    _built(cls, kwargs)
+                continue
+            finally:
+                cls.__init__ = ours
+            assert _built(cls, kwargs) == want, (cls, kwargs)
+            compared += 1
+    assert compared > 100
