@@ -1,7 +1,7 @@
 """(a) A phone's first join and return visit, in headless Chromium on a throttled network.
 
     python -m benchmarks.phone_join [--repeat 3] [--mbit 30] [--latency 20]
-        [--variants stock,before,ours] [--renderers auto] [--encodings gzip]
+        [--variants stock,before,ours] [--renderers auto] [--encodings gzip] [--out phone_join]
 
 Network: Chrome DevTools `Network.emulateNetworkConditions` (30 Mbit/s down and up, 20 ms
 latency) on a persistent browser profile (a disk cache, like a phone's browser). "Usable" =
@@ -13,7 +13,8 @@ Variants, all served at once and visited in turn (round-robin, the order reverse
 round, so a load spike on this shared machine hits each of them): `stock` = the stock-Flet
 hello page (baseline, uncompressed); `ours` = our app with each web renderer and encoding;
 `before` = the same with COMPANION_STATIC_VERSIONED=0 and COMPANION_STATIC_PRELOAD=0 (every
-file revalidated, no preloads: the state before versioned URLs).
+file revalidated, no preloads: the state before versioned URLs); `fullicons` = ours with the
+whole Material icon font instead of the app's subset (COMPANION_ICON_SUBSET=0).
 
 Besides the wall clock, every visit records a timeline in the page's own clock
 (performance.now(), ms): the first request, when main.dart.wasm / skwasm.wasm have arrived,
@@ -280,6 +281,9 @@ def variants(kinds: list[str], renderers: list[str], encodings: list[str]) -> li
                 elif kind == "nopreload":  # versioned URLs and warm imports, but no preloads
                     out.append({"name": f"companion {r} {e}, no preload", "kind": "ours", "renderer": r, "enc": e,
                                 "env": {"COMPANION_STATIC_PRELOAD": "0"}})
+                elif kind == "fullicons":  # the whole Material icon font instead of the app's subset
+                    out.append({"name": f"companion {r} {e}, full icon font", "kind": "ours", "renderer": r,
+                                "enc": e, "env": {"COMPANION_ICON_SUBSET": "0"}})
                 else:
                     out.append({"name": f"companion {r} {e}", "kind": "ours", "renderer": r, "enc": e, "env": {}})
     return out
@@ -387,10 +391,11 @@ def main() -> None:
     ap.add_argument("--latency", type=float, default=20.0)
     ap.add_argument("--returns", type=int, default=1, help="return visits per first join")
     ap.add_argument("--variants", default="stock,before,ours",
-                    help="stock, before (revalidated, no preload, no warm imports), nopreload, ours")
+                    help="stock, before (revalidated, no preload, no warm imports), nopreload, fullicons, ours")
     ap.add_argument("--renderers", default="auto")
     ap.add_argument("--encodings", default="gzip")
     ap.add_argument("--data-dir", default=None, help="keeps the compressed copies between runs")
+    ap.add_argument("--out", default="phone_join", help="name of the raw figures file in benchmarks/results/")
     args = ap.parse_args()
     header(f"(a) phone join, {args.mbit:g} Mbit/s + {args.latency:g} ms, median of {args.repeat}")
     res = asyncio.run(run(args))
@@ -398,7 +403,7 @@ def main() -> None:
     print("\nwhere the time goes (median ms in the page's clock; total = navigation → button in the DOM):")
     print(table(res["timeline"]))
     print("targets: first join ≤ 3.0 s and ≤ 5 MB; return visit ≤ 1.5 s and ≤ 300 kB")
-    save("phone_join", {"args": vars(args), **res})
+    save(args.out, {"args": vars(args), **res})
 
 
 if __name__ == "__main__":

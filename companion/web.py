@@ -23,6 +23,11 @@ font uncompressed. `StaticCompression` sits in front of the whole app (an ASGI m
   renderer (or main.dart.js + CanvasKit), FontManifest.json and the fonts.
 * FontManifest.json (Flet's no_cdn copy) leaves out font families the app never uses (KaTeX,
   Cupertino icons), which Flutter would otherwise download before the first frame;
+* the Material icon font (1.26 MB; 0.47 MB gzipped, also loaded before the first frame) is
+  replaced by a subset holding the icons the app and Flutter's widgets use (47 kB; 19 kB
+  gzipped; `companion/assets/icons/`, made by `tools/subset_icons.py`) – only while the
+  installed original is byte for byte the file the subset was cut from, else the original is
+  served (COMPANION_ICON_SUBSET=0 turns this off);
 * the files Flet patches at start-up (index.html, manifest.json, FontManifest.json) and every
   route (`/t/CODE`, `/ws`, `/qr/...`) go through Flet – `no_cdn` stays Flet's business.
 
@@ -116,6 +121,9 @@ add("main.dart.js","script");add(c+"canvaskit.js","script",1);add(c+"canvaskit.w
 %(fonts)s.forEach(function(p){add(p,"fetch");});
 }catch(e){}})();</script>
 """
+# The icon font subset (see tools/subset_icons.py and companion/assets/icons/README.md).
+ICON_FONT = "assets/fonts/MaterialIcons-Regular.otf"
+ICON_SUBSET_DIR = Path(__file__).resolve().parent / "assets" / "icons"
 RULES = "2"  # bump when a change here alters what is served for the same files
 BUSY_TIMEOUT = 1800  # seconds after which an unfinished compression by another process is retried
 MIN_SIZE = 1024  # smaller files are sent as they are
@@ -216,13 +224,20 @@ class StaticCompression:
     def __init__(self, app: ASGIApp, roots: list[Path], cache_dir: Path, encodings: list[str] | None = None,
                  warm: Iterable[str] = (), drop_fonts: Iterable[str] = UNUSED_FONT_FAMILIES,
                  ws_per_table: bool = False, versioned: bool | None = None,
-                 warm_modules: Iterable[str] | None = None) -> None:
+                 warm_modules: Iterable[str] | None = None, icon_subset: bool | None = None) -> None:
         self.app = app
         self.versioned = os.environ.get("COMPANION_STATIC_VERSIONED", "1") != "0" if versioned is None else versioned
         self.ws_per_table = ws_per_table
         self.drop_fonts = tuple(drop_fonts)
         self.roots = [r.resolve() for r in roots if r.is_dir()]
         self.cache_dir = cache_dir
+        # files served in place of others (path → file): the icon font subset, when it fits
+        self.substitutes: dict[str, Path] = {}
+        if os.environ.get("COMPANION_ICON_SUBSET", "1") != "0" if icon_subset is None else icon_subset:
+            found = self._find(ICON_FONT)
+            sub = matching_icon_subset(found[1]) if found else None
+            if sub is not None:
+                self.substitutes[ICON_FONT] = sub
         self.version = self._version()
         self.preload = os.environ.get("COMPANION_STATIC_PRELOAD", "1") != "0"
         self.fonts = self._fonts()
@@ -266,6 +281,9 @@ class StaticCompression:
             h.update(str(flet_web_version).encode())
         except ImportError:
             pass
+        for rel, sub in sorted(self.substitutes.items()):
+            st = sub.stat()
+            h.update(f"\0={rel}\0{sub}\0{st.st_size}\0{st.st_mtime_ns}".encode())
         for root in self.roots:
             h.update(f"\0{root}".encode())
             for dirpath, dirnames, filenames in os.walk(root):
@@ -280,6 +298,13 @@ class StaticCompression:
 
     # ---------- finding and compressing files ----------
     def resolve(self, path: str) -> tuple[str, Path] | None:
+        """The file served for a URL path: (path relative to the roots, file), or None."""
+        found = self._find(path)
+        if found is not None and found[0] in self.substitutes:
+            return found[0], self.substitutes[found[0]]
+        return found
+
+    def _find(self, path: str) -> tuple[str, Path] | None:
         rel = path.lstrip("/")
         if rel in PATCHED or rel.endswith("/"):
             return None
@@ -617,6 +642,31 @@ class StaticCompression:
                 message = {**message, "headers": hs}
             await send(message)
         return wrapped
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def matching_icon_subset(original: Path, subset_dir: Path = ICON_SUBSET_DIR) -> Path | None:
+    """The committed subset of the Material icon font if it was cut from exactly `original` (same
+    size and SHA-256, as recorded next to it by tools/subset_icons.py) and is intact; else None."""
+    name = Path(ICON_FONT).name
+    font, meta = subset_dir / name, subset_dir / (Path(name).stem + ".json")
+    try:
+        info = json.loads(meta.read_text("utf-8"))
+        src, sub = info["source"], info["subset"]
+        if original.stat().st_size != src["size"] or font.stat().st_size != sub["size"]:
+            return None
+        if _sha256_file(original) != src["sha256"] or _sha256_file(font) != sub["sha256"]:
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return font
 
 
 def import_all(packages: list[str]) -> None:
