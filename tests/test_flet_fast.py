@@ -29,6 +29,25 @@ class _Recorder(H.FakeConnection):
         super().send_message(message)
 
 
+class _InOrder(dict):  # type: ignore[type-arg]
+    """Flet keeps a session's pending updates in a set (order by memory address, so it differs
+    between runs); in order of arrival here, the two runs send their messages in the same order."""
+
+    def add(self, item: Any) -> None:
+        self[item] = None
+
+
+async def _settle(clients: list[H.Client]) -> None:
+    """Until every screen has drawn what the last change brought (not a guess by idle time)."""
+    calm = 0
+    while calm < 3:
+        await asyncio.sleep(0.005)
+        busy = any(c.screen._pending or c.session._Session__pending_updates  # type: ignore[union-attr]
+                   or c.session._Session__updates_ready.is_set()  # type: ignore[union-attr]
+                   for c in clients if c.session is not None)
+        calm = 0 if busy else calm + 1
+
+
 def _normalise(messages: list[Any], secrets: list[str]) -> list[Any]:
     ids: dict[int, int] = {}
 
@@ -64,9 +83,11 @@ async def _play(game: str, steps: int, seed: int) -> list[Any]:
     try:
         for c in clients:
             await c.open(H.new_pubsub())
+            assert c.session is not None
+            c.session._Session__pending_updates = _InOrder()  # type: ignore[attr-defined]
+            await _settle(clients)
     finally:
         H.FakeConnection = real  # type: ignore[misc]
-    await H.quiet(clients)
     r = random.Random(seed)
     phones = soak.Phones(t, tokens)
     for _ in range(steps):
@@ -77,7 +98,7 @@ async def _play(game: str, steps: int, seed: int) -> list[Any]:
             await t.request(*req)
         except Exception:
             pass  # a refused action is part of the game too
-        await H.quiet(clients, idle=0.01)
+        await _settle(clients)
     for c in clients:
         c.close()
     return _normalise(_Recorder.log, [t.code, t.host_token, *tokens])

@@ -39,15 +39,24 @@ from flet.version import flet_version
 
 PINNED = "1.0.5"
 _PLAIN = frozenset((str, int, float, bool, type(None)))
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
 ORIGINAL = _op.DiffBuilder._configure_dataclass
 
 
-def _field_names(cls: type) -> tuple[str, ...]:
+def _field_names(cls: type) -> tuple[tuple[str, bool], ...]:
+    """(name, read from _values) for each field walked: a Prop field whose default is a plain
+    value is read straight from the control's `_values` (what Prop.__get__ does; missing means
+    the plain default, which the walk passes over)."""
     names = _FIELDS.get(cls)
     if names is None:
-        names = tuple(f.name for f in dataclasses.fields(cls) if not f.metadata.get("skip", False))
-        _FIELDS[cls] = names
+        out = []
+        for f in dataclasses.fields(cls):
+            if f.metadata.get("skip", False):
+                continue
+            desc = _raw_descriptor(cls, f.name)
+            sparse = isinstance(desc, Prop) and type(desc.default) in _PLAIN
+            out.append((f.name, sparse))
+        names = _FIELDS[cls] = tuple(out)
     return names
 
 
@@ -80,8 +89,13 @@ def configure_dataclass(self: Any, item: Any, parent: Any, frozen: bool,
             yield item
         if not configure_setattr_only:
             child_parent = item if is_control else parent
-            for name in _field_names(item if isinstance(item, type) else item_cls):
-                value = getattr(item, name)
+            if isinstance(item, type):
+                walk = tuple((n, False) for n, _ in _field_names(item))
+            else:
+                walk = _field_names(item_cls)
+            values = getattr(item, "_values", None)
+            for name, sparse in walk:
+                value = values.get(name) if sparse and values is not None else getattr(item, name)
                 if type(value) not in _PLAIN:
                     yield from configure_dataclass(self, value, child_parent, frozen)
         if not frozen:
