@@ -39,12 +39,17 @@ def _results(ctx: UiContext, res: dict[str, Any], big: bool = False) -> list[ft.
 
 
 def _history(ctx: UiContext, view: dict[str, Any], skip_latest: bool) -> list[ft.Control]:
-    out: list[ft.Control] = []
     items = view["history"][1:] if skip_latest else view["history"]
-    for h in items:
+    if not items:
+        return []
+
+    def rounds() -> list[ft.Control]:
         # A past round never changes: each is its own part, built once and then passed over.
-        out.append(ctx.part(("part:round", h), lambda h=h: _past_round(ctx, h), key=f"h{h['round_no']}"))
-    return out
+        return [ctx.part(("part:round", h), lambda h=h: _past_round(ctx, h), key=f"h{h['round_no']}")
+                for h in items]
+    # All past rounds in one part as well: a change that adds none (a lock, a reveal) passes
+    # them over in one step, however long the evening has been.
+    return [ctx.part(("part:history", items), rounds, key="history")]
 
 
 def _past_round(ctx: UiContext, h: dict[str, Any]) -> ft.Control:
