@@ -39,25 +39,87 @@ from flet.version import flet_version
 
 PINNED = "1.0.5"
 _PLAIN = frozenset((str, int, float, bool, type(None)))
-_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_FIELDS: dict[type, _Walk] = {}
 ORIGINAL = _op.DiffBuilder._configure_dataclass
 
 
-def _field_names(cls: type) -> tuple[tuple[str, bool], ...]:
-    """(name, read from _values) for each field walked: a Prop field whose default is a plain
-    value is read straight from the control's `_values` (what Prop.__get__ does; missing means
-    the plain default, which the walk passes over)."""
-    names = _FIELDS.get(cls)
-    if names is None:
-        out = []
-        for f in dataclasses.fields(cls):
+_WALKS: dict[type, bool] = dict.fromkeys(_PLAIN, False)
+
+
+def _walks(value: Any) -> bool:
+    """Whether the walk does anything with `value`: only dataclasses, dicts and lists (anything
+    else – an enum member, a colour, a callback – it passes over)."""
+    t = type(value)
+    if isinstance(value, type):  # a class object: a dataclass class is walked too; not cached
+        return dataclasses.is_dataclass(value)
+    walks = _WALKS[t] = dataclasses.is_dataclass(t) or issubclass(t, (dict, list))
+    return walks
+
+
+class _Walk:
+    """How the walk reads a class's fields: a Prop field whose default is a plain value is in
+    the control's `_values` when it is set at all (what Prop.__get__ reads; when it is not, the
+    plain default is passed over); every other field is read with getattr."""
+
+    __slots__ = ("sparse", "others", "all")
+
+    def __init__(self, cls: type) -> None:
+        self.sparse: dict[str, int] = {}
+        others: list[tuple[int, str]] = []
+        self.all: list[tuple[int, str]] = []
+        for i, f in enumerate(dataclasses.fields(cls)):
             if f.metadata.get("skip", False):
                 continue
+            self.all.append((i, f.name))
             desc = _raw_descriptor(cls, f.name)
-            sparse = isinstance(desc, Prop) and type(desc.default) in _PLAIN
-            out.append((f.name, sparse))
-        names = _FIELDS[cls] = tuple(out)
-    return names
+            if isinstance(desc, Prop) and type(desc.default) in _PLAIN:
+                self.sparse[f.name] = i
+            else:
+                others.append((i, f.name))
+        self.others = tuple(others)
+
+
+def _walk_of(cls: type) -> _Walk:
+    w = _FIELDS.get(cls)
+    if w is None:
+        w = _FIELDS[cls] = _Walk(cls)
+    return w
+
+
+def _children(item: Any, item_cls: type) -> list[Any]:
+    """The values of `item`'s fields that the walk goes into, in the order of the fields."""
+    found: list[tuple[int, Any]] = []
+    if isinstance(item, type):  # a dataclass class itself: every field, read from the class
+        for i, name in _walk_of(item).all:
+            value = getattr(item, name)
+            if _WALKS.get(type(value)) is not False and _walks(value):
+                found.append((i, value))
+        return [v for _, v in found]
+    w = _walk_of(item_cls)
+    values = getattr(item, "_values", None)
+    if values is not None:
+        sparse = w.sparse
+        for name, value in values.items():
+            i = sparse.get(name)
+            if i is not None:
+                walks = _WALKS.get(type(value))
+                if walks or (walks is None and _walks(value)):
+                    found.append((i, value))
+        others = w.others
+    else:
+        others = tuple(sorted((i, n) for n, i in w.sparse.items())) + w.others
+    for i, name in others:
+        value = getattr(item, name)
+        walks = _WALKS.get(type(value))
+        if walks or (walks is None and _walks(value)):
+            found.append((i, value))
+    if len(found) > 1:
+        found.sort(key=_first)
+    return [v for _, v in found]
+
+
+def _first(pair: tuple[int, Any]) -> int:
+    return pair[0]
 
 
 def configure_dataclass(self: Any, item: Any, parent: Any, frozen: bool,
@@ -89,15 +151,8 @@ def configure_dataclass(self: Any, item: Any, parent: Any, frozen: bool,
             yield item
         if not configure_setattr_only:
             child_parent = item if is_control else parent
-            if isinstance(item, type):
-                walk = tuple((n, False) for n, _ in _field_names(item))
-            else:
-                walk = _field_names(item_cls)
-            values = getattr(item, "_values", None)
-            for name, sparse in walk:
-                value = values.get(name) if sparse and values is not None else getattr(item, name)
-                if type(value) not in _PLAIN:
-                    yield from configure_dataclass(self, value, child_parent, frozen)
+            for value in _children(item, item_cls):
+                yield from configure_dataclass(self, value, child_parent, frozen)
         if not frozen:
             dst_dirty = getattr(item, "_dirty", None)
             if dst_dirty is not None:
