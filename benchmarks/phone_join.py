@@ -281,6 +281,9 @@ def variants(kinds: list[str], renderers: list[str], encodings: list[str]) -> li
                 elif kind == "nopreload":  # versioned URLs and warm imports, but no preloads
                     out.append({"name": f"companion {r} {e}, no preload", "kind": "ours", "renderer": r, "enc": e,
                                 "env": {"COMPANION_STATIC_PRELOAD": "0"}})
+                elif kind == "scriptpreload":  # preloads by the page's script only, no <link> tags
+                    out.append({"name": f"companion {r} {e}, preloads by script only", "kind": "ours",
+                                "renderer": r, "enc": e, "env": {"COMPANION_PRELOAD_TAGS": "0"}})
                 elif kind == "fullicons":  # the whole Material icon font instead of the app's subset
                     out.append({"name": f"companion {r} {e}, full icon font", "kind": "ours", "renderer": r,
                                 "enc": e, "env": {"COMPANION_ICON_SUBSET": "0"}})
@@ -391,7 +394,7 @@ def main() -> None:
     ap.add_argument("--latency", type=float, default=20.0)
     ap.add_argument("--returns", type=int, default=1, help="return visits per first join")
     ap.add_argument("--variants", default="stock,before,ours",
-                    help="stock, before (revalidated, no preload, no warm imports), nopreload, fullicons, ours")
+                    help="stock, before (revalidated, no preload, no warm imports), nopreload, scriptpreload, fullicons, ours")
     ap.add_argument("--renderers", default="auto")
     ap.add_argument("--encodings", default="gzip")
     ap.add_argument("--data-dir", default=None, help="keeps the compressed copies between runs")

@@ -36,7 +36,8 @@ the first phone does not wait; any other file is compressed on its first request
 in a worker thread; the slow encoders in the background, gzip served meanwhile).
 Flet's control modules (imported lazily, i.e. by the first session) are imported in the
 background at start-up too. COMPANION_STATIC_VERSIONED=0 / COMPANION_STATIC_PRELOAD=0 /
-COMPANION_WARM_MODULES=0 turn these off (for measurements).
+COMPANION_WARM_MODULES=0 / COMPANION_PRELOAD_TAGS=0 (preloads by script only) turn these off (for
+measurements).
 """
 
 from __future__ import annotations
@@ -105,9 +106,9 @@ PAGE_REF = re.compile(r'\b(src|href)="([A-Za-z0-9_][A-Za-z0-9_./-]*)"')
 # the loader's own requests are served from these preloads. flutter_bootstrap.js is preloaded too:
 # as an `async` script it would otherwise get a low priority behind the megabytes.
 PRELOAD_JS = """<script>(function(){try{
-var v=%(base)s,f=window.flet||{},r=f.webRenderer||"auto",h=document.head,n=navigator;
-function add(p,as,m){var l=document.createElement("link");l.rel=m?"modulepreload":"preload";l.href=v+p;
-if(!m){l.as=as;if(as==="fetch")l.crossOrigin="anonymous";}h.appendChild(l);}
+var v=%(base)s,f=window.flet||{},r=f.webRenderer||"auto",h=document.head,n=navigator,d=%(static)s;
+function add(p,as,m){if(d.indexOf(p)>=0)return;var l=document.createElement("link");l.rel=m?"modulepreload":"preload";
+l.href=v+p;if(!m){l.as=as;if(as==="fetch")l.crossOrigin="anonymous";}h.appendChild(l);}
 add("flutter_bootstrap.js","script");
 var blink=n.vendor==="Google Inc."||n.userAgent.indexOf("Edg/")>=0,gc=false;
 try{gc=WebAssembly.validate(new Uint8Array([0,97,115,109,1,0,0,0,1,5,1,95,1,120,0]));}catch(e){}
@@ -124,6 +125,16 @@ add("main.dart.js","script");add(c+"canvaskit.js","script",1);add(c+"canvaskit.w
 # The icon font subset (see tools/subset_icons.py and companion/assets/icons/README.md).
 ICON_FONT = "assets/fonts/MaterialIcons-Regular.otf"
 ICON_SUBSET_DIR = Path(__file__).resolve().parent / "assets" / "icons"
+# The same preloads as plain <link> tags, found by the browser's preload scanner while the page
+# is still arriving (the script above runs only once the parser reaches it: here ~130 ms later
+# on a first join): the fonts for every browser, and the skwasm build's files when the
+# User-Agent is a Chromium that has WasmGC (≥ 119; iOS browsers are WebKit and do not say
+# "Chrome/"), where Flutter's loader always picks that build. Any other browser is left to the
+# script (a wrong guess would only cost bytes: Flutter's loader decides, not this list).
+CHROMIUM_UA = re.compile(r"\b(?:Headless)?Chrome/(\d+)\.")
+WASM_GC_CHROMIUM = 119
+SKWASM_STATIC = (("main.dart.mjs", None), ("main.dart.wasm", "fetch"), ("canvaskit/skwasm.js", None),
+                 ("canvaskit/skwasm.wasm", "fetch"))
 RULES = "2"  # bump when a change here alters what is served for the same files
 BUSY_TIMEOUT = 1800  # seconds after which an unfinished compression by another process is retried
 MIN_SIZE = 1024  # smaller files are sent as they are
@@ -240,6 +251,7 @@ class StaticCompression:
                 self.substitutes[ICON_FONT] = sub
         self.version = self._version()
         self.preload = os.environ.get("COMPANION_STATIC_PRELOAD", "1") != "0"
+        self.preload_tags = os.environ.get("COMPANION_PRELOAD_TAGS", "1") != "0"
         self.fonts = self._fonts()
         encoders = available_encoders()
         self.encodings = [e for e in (encodings if encodings is not None else list(encoders)) if e in encoders]
@@ -528,11 +540,12 @@ class StaticCompression:
               if k.lower() not in (b"content-length", b"cache-control", b"etag", b"last-modified")]
         body = b"".join(state["chunks"])
         try:
-            html = self.rewrite_page(body.decode("utf-8"), ws_path).encode("utf-8")
+            html = self.rewrite_page(body.decode("utf-8"), ws_path,
+                                     asked.get(b"user-agent", b"").decode("latin-1")).encode("utf-8")
         except UnicodeError:
             html = body
         etag = f'"p-{hashlib.sha256(html).hexdigest()[:20]}"'
-        hs += [(b"cache-control", CACHE_CONTROL), (b"etag", etag.encode()), (b"vary", b"accept-encoding")]
+        hs += [(b"cache-control", CACHE_CONTROL), (b"etag", etag.encode()), (b"vary", b"accept-encoding, user-agent")]
         if etag in asked.get(b"if-none-match", b"").decode("latin-1"):
             await send({"type": "http.response.start", "status": 304, "headers": hs})
             await send({"type": "http.response.body", "body": b""})
@@ -544,7 +557,18 @@ class StaticCompression:
         await send({"type": "http.response.start", "status": 200, "headers": hs})
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else html})
 
-    def rewrite_page(self, html: str, ws_path: str | None = None) -> str:
+    def static_preloads(self, html: str, ua: str) -> list[tuple[str, str | None]]:
+        """(path, as) of the files the page preloads with plain tags (as None: a module script)."""
+        out: list[tuple[str, str | None]] = []
+        if not self.preload_tags:
+            return out
+        m = CHROMIUM_UA.search(ua)
+        renderer = re.search(r'flet\.webRenderer="([a-z]*)";', html)
+        if m and int(m.group(1)) >= WASM_GC_CHROMIUM and (renderer is None or renderer.group(1) != "canvaskit"):
+            out += [(p, kind) for p, kind in SKWASM_STATIC if self.resolve("/" + p) is not None]
+        return out + [(p, "fetch") for p in self.fonts]
+
+    def rewrite_page(self, html: str, ws_path: str | None = None, ua: str = "") -> str:
         if ws_path:
             html = WS_ENDPOINT.sub(f'flet.webSocketEndpoint="{ws_path}";', html)
         if not self.versioned or 'flet.assetBase="/";' not in html:
@@ -561,11 +585,22 @@ class StaticCompression:
             return f'{m.group(1)}="{pre}{ref}"' if self.resolve("/" + ref) is not None else m.group(0)
         html = PAGE_REF.sub(local, html)
         if self.preload:
-            script = PRELOAD_JS % {"base": json.dumps(pre), "fonts": json.dumps(self.fonts)}
+            tags = self.static_preloads(html, ua)
+            script = PRELOAD_JS % {"base": json.dumps(pre), "fonts": json.dumps(self.fonts),
+                                   "static": json.dumps([p for p, _ in tags])}
             at = html.find(f'<script src="{pre}python.js"')
             at = at if at >= 0 else html.find("</head>")
             if at >= 0:
                 html = html[:at] + script + html[at:]
+            links = "".join(f'<link rel="modulepreload" href="{pre}{p}">' if kind is None else
+                            f'<link rel="preload" href="{pre}{p}" as="{kind}" crossorigin="anonymous">'
+                            for p, kind in tags)
+            # after the page's first script (a parser-blocking one: asked for first, before the
+            # megabytes; the preload scanner reads on past it while it loads)
+            after = re.search(r'<script src="[^"]*python\.js"></script>', html) or re.search(r"</head>", html)
+            if links and after:
+                at = after.end() if after.group(0).startswith("<script") else after.start()
+                html = html[:at] + "\n" + links + html[at:]
         return html
 
     @staticmethod

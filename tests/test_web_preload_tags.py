@@ -1,0 +1,107 @@
+"""The page names its boot files in plain <link> tags (found by the browser's preload scanner while
+the page arrives) where the build Flutter will pick is known from the User-Agent (companion/web.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from companion.app import build
+from companion.table.hub import Hub
+from companion.table.store import MemoryStore
+from companion.web import StaticCompression, web_dir
+
+ANDROID_CHROME = ("Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) "
+                  "Chrome/131.0.0.0 Mobile Safari/537.36")
+HEADLESS = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36"
+OLD_CHROME = "Mozilla/5.0 (Linux; Android 9) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/110.0.0.0 Mobile Safari/537.36"
+IPHONE_CHROME = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+                 "CriOS/120.0.6099.119 Mobile/15E148 Safari/604.1")
+IPHONE_SAFARI = ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+                 "Version/18.2 Mobile/15E148 Safari/604.1")
+FIREFOX = "Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0"
+SKWASM = ("main.dart.mjs", "main.dart.wasm", "canvaskit/skwasm.js", "canvaskit/skwasm.wasm")
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("COMPANION_STATIC_ENCODINGS", "gzip")
+    mp.setenv("COMPANION_STATIC_WARM", "0")
+    mp.delenv("COMPANION_PRELOAD_TAGS", raising=False)
+    mp.delenv("COMPANION_WEB_RENDERER", raising=False)
+    try:
+        with TestClient(build(Hub(MemoryStore()), "http://127.0.0.1:1")) as c:
+            yield c
+    finally:
+        mp.undo()
+
+
+def page(client: TestClient, ua: str) -> tuple[str, Any]:
+    r = client.get("/t/ABCD", headers={"Accept": "text/html", "User-Agent": ua})
+    assert r.status_code == 200
+    return r.text, r
+
+
+def tags(html: str) -> dict[str, str]:
+    """path → the <link> tag that preloads it (only the tags written into the page, not the script's)."""
+    out = {}
+    for tag in re.findall(r"<link rel=\"(?:module)?preload\"[^>]*>", html):
+        m = re.search(r'href="/v/[0-9a-f]+/([^"]+)"', tag)
+        assert m
+        out[m.group(1)] = tag
+    return out
+
+
+@pytest.mark.parametrize("ua", [ANDROID_CHROME, HEADLESS])
+def test_a_chromium_with_wasm_gc_gets_the_skwasm_build_as_tags(client: TestClient, ua: str) -> None:
+    html, r = page(client, ua)
+    got = tags(html)
+    for p in SKWASM:
+        assert p in got
+    assert 'as="fetch" crossorigin="anonymous"' in got["main.dart.wasm"]  # what Flutter's fetch() asks for
+    assert got["main.dart.mjs"].startswith('<link rel="modulepreload"')
+    for p in ("assets/FontManifest.json", "assets/fonts/MaterialIcons-Regular.otf", "assets/fonts/roboto.woff2"):
+        assert 'as="fetch" crossorigin="anonymous"' in got[p]
+    # right after the first (parser-blocking) script, which is asked for first
+    python_js = re.search(r'<script src="/v/[0-9a-f]+/python\.js"></script>', html)
+    assert python_js and html.index(got["main.dart.wasm"]) > python_js.start()
+    assert html.index(got["main.dart.wasm"]) < html.index("</head>")
+    # the script does not add them a second time
+    skip = re.search(r"d=(\[[^\]]*\])", html)
+    assert skip and all(f'"{p}"' in skip.group(1) for p in SKWASM)
+    assert "user-agent" in r.headers["vary"].lower()
+
+
+@pytest.mark.parametrize("ua", [OLD_CHROME, IPHONE_CHROME, IPHONE_SAFARI, FIREFOX, ""])
+def test_other_browsers_get_only_the_fonts_as_tags_and_the_script_decides(client: TestClient, ua: str) -> None:
+    html, _ = page(client, ua)
+    got = tags(html)
+    assert not any(p in got for p in SKWASM)
+    assert "assets/fonts/roboto.woff2" in got
+    assert "main.dart.wasm" in html and "canvaskit.wasm" in html  # still in the script's choice
+
+
+def test_the_page_differs_by_user_agent_class_and_revalidates(client: TestClient) -> None:
+    a_html, a = page(client, ANDROID_CHROME)
+    b_html, b = page(client, IPHONE_SAFARI)
+    assert a.headers["etag"] != b.headers["etag"]
+    again = client.get("/t/ABCD", headers={"Accept": "text/html", "User-Agent": ANDROID_CHROME,
+                                           "If-None-Match": a.headers["etag"]})
+    assert again.status_code == 304
+
+
+def test_no_tags_for_a_canvaskit_page_or_when_switched_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    html = ('<html><head><script>flet.assetBase="/";flet.webRenderer="canvaskit";</script>'
+            '<script src="python.js"></script></head><body></body></html>')
+    mw = StaticCompression(lambda *a: None, [web_dir()], tmp_path / "c")  # type: ignore[arg-type, return-value]
+    out = mw.rewrite_page(html, None, ANDROID_CHROME)
+    assert not any(p in tags(out) for p in SKWASM)
+    assert "assets/fonts/roboto.woff2" in tags(out)
+    monkeypatch.setenv("COMPANION_PRELOAD_TAGS", "0")
+    off = StaticCompression(lambda *a: None, [web_dir()], tmp_path / "c")  # type: ignore[arg-type, return-value]
+    assert tags(off.rewrite_page(html.replace("canvaskit", "auto"), None, ANDROID_CHROME)) == {}
