@@ -8,8 +8,9 @@ font uncompressed. `StaticCompression` sits in front of the whole app (an ASGI m
   compressed **once** (gzip level 9 always; zstd when the `zstd` command is installed, brotli
   when the `brotli` module is) into a cache directory keyed by the file's size and mtime, so a
   restart reuses the work; the body is sent with `Content-Encoding` when the browser accepts it.
-  Files over 256 kB are also gzipped by zopfli when `pigz` is installed (~5 % smaller: what a
-  phone on plain http gets; zlib's copy is served until that one is ready);
+  The big files phones load are also gzipped by zopfli when `pigz` is installed (~5 % smaller:
+  what a phone on plain http gets; once per machine, by a detached low-priority job started at
+  start-up; zlib's copy is served until that one is ready);
 * the page (index.html, for / and every client route such as /t/CODE) loads every client file
   from `/v/<version>/…`, where the version is a hash of the flet-web version and of every
   served file's size and mtime. Those responses are `Cache-Control: public, max-age=31536000,
@@ -141,6 +142,8 @@ SKWASM_STATIC = (("main.dart.mjs", None), ("main.dart.wasm", "fetch"), ("canvask
 # stdlib gzip is served until the zopfli copy is ready (COMPANION_ZOPFLI=0: never).
 ZOPFLI = "zopfli"
 ZOPFLI_MIN = 256 * 1024
+# the files phones load: Chromium (skwasm build) and Safari/Firefox (CanvasKit build)
+ZOPFLI_FILES = ("main.dart.wasm", "canvaskit/skwasm.wasm", "main.dart.js", "canvaskit/canvaskit.wasm")
 RULES = "2"  # bump when a change here alters what is served for the same files
 BUSY_TIMEOUT = 1800  # seconds after which an unfinished compression by another process is retried
 MIN_SIZE = 1024  # smaller files are sent as they are
@@ -180,7 +183,7 @@ def _zstd(src: Path, dst: Path) -> None:
 
 
 def _lowest_priority() -> None:
-    """In the encoder's child process: lowest CPU priority, and killed with the server (Linux) – an
+    """In an encoder's child process: lowest CPU priority, and killed with the server (Linux) – an
     orphan would burn minutes of CPU for a result nobody moves into the cache."""
     try:
         os.nice(19)
@@ -221,7 +224,7 @@ def _claim(claim: Path) -> bool:
                 if fresh and (not raw.isdigit() or _alive(int(raw))):
                     return False  # another server is on it
                 claim.unlink(missing_ok=True)  # stale: its process is gone
-                for tmp in claim.parent.glob(claim.name.removesuffix(".busy") + f".{raw}.*.tmp"):
+                for tmp in claim.parent.glob(claim.name.removesuffix(".busy") + f".{raw}.*tmp"):
                     tmp.unlink(missing_ok=True)
             except OSError:
                 return False
@@ -230,16 +233,29 @@ def _claim(claim: Path) -> bool:
     return False
 
 
-def _zopfli(src: Path, dst: Path) -> None:
-    """gzip made with zopfli (`pigz -11`, when installed): ~5 % smaller than zlib's level 9, the
-    same format for the browser (Content-Encoding: gzip), ~10 s of CPU per MB, once."""
+# gzip made with zopfli (`pigz -11`): ~5 % smaller than zlib's level 9, the same format for the
+# browser, but ~10 s of CPU per MB. Run detached, at the lowest priority, by a shell that moves the
+# result into the cache and drops the claim itself: a server stopped meanwhile (tests start and
+# stop many) neither wastes the work nor leaves an orphan whose result is lost.
+ZOPFLI_JOB = ('echo $$ > "$3"; "$4" -11 -n -c "$1" > "$2.$$.tmp" && mv -f "$2.$$.tmp" "$2"; '
+              'rm -f "$2.$$.tmp" "$3"')
+
+
+def _nice() -> None:
+    try:
+        os.nice(19)
+    except OSError:
+        pass
+
+
+def start_zopfli(src: Path, dst: Path, claim: Path) -> subprocess.Popen[bytes] | None:
+    """Start the detached job that writes `dst` (the caller holds `claim`; the job takes it over)."""
     exe = shutil.which("pigz")
-    if exe is None:
-        raise OSError("pigz not installed")
-    with open(dst, "wb") as out:
-        subprocess.run([exe, "-11", "-n", "-c", str(src)], check=True, stdin=subprocess.DEVNULL, stdout=out,
-                       stderr=subprocess.DEVNULL, timeout=3600,
-                       preexec_fn=_lowest_priority if os.name == "posix" else None)
+    if exe is None or os.name != "posix":
+        return None
+    return subprocess.Popen(["sh", "-c", ZOPFLI_JOB, "sh", str(src), str(dst), str(claim), exe],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True, preexec_fn=_nice)
 
 
 def _brotli(src: Path, dst: Path) -> None:
@@ -320,8 +336,6 @@ class StaticCompression:
         self._encoders = dict(encoders)
         self.zopfli = ("gzip" in self.encodings and shutil.which("pigz") is not None
                        and os.environ.get("COMPANION_ZOPFLI", "1") != "0")
-        if self.zopfli:
-            self._encoders[ZOPFLI] = _zopfli
         self._locks: dict[tuple[str, str], threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._background: set[tuple[str, str]] = set()
@@ -445,8 +459,7 @@ class StaticCompression:
         return dst if dst.exists() else None
 
     def _warm(self, rels: list[str]) -> None:
-        # gzip first (fast), then the slow, better ones; zopfli last (the slowest)
-        for enc in [*reversed(self.encodings), *([ZOPFLI] if self.zopfli else [])]:
+        for enc in reversed(self.encodings):  # gzip first (fast), then the slow, better ones
             for rel in rels:
                 found = self.resolve(rel)
                 if found is None:
@@ -454,10 +467,36 @@ class StaticCompression:
                 _, f = found
                 try:
                     st = f.stat()
-                    if self.compressible(f, st) and (enc != ZOPFLI or st.st_size >= ZOPFLI_MIN):
+                    if self.compressible(f, st):
                         self.variant(rel, f, st, enc)
                 except OSError:
                     continue
+        if self.zopfli:
+            self.zopfli_all([r for r in rels if r in ZOPFLI_FILES])
+
+    def zopfli_all(self, rels: list[str]) -> None:
+        """zopfli copies of these files, one job at a time (a job outlives a stopped server)."""
+        for rel in rels:
+            found = self.resolve("/" + rel)
+            if found is None:
+                continue
+            f = found[1]
+            try:
+                st = f.stat()
+            except OSError:
+                continue
+            dst = self._cache_path(rel, f, st, ZOPFLI)
+            if dst.exists() or st.st_size < ZOPFLI_MIN:
+                continue
+            dst.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            claim = dst.with_name(dst.name + ".busy")
+            if not _claim(claim):
+                continue  # another server's job is on it
+            job = start_zopfli(f, dst, claim)
+            if job is None:
+                claim.unlink(missing_ok=True)
+                return
+            job.wait()
 
     def _compress_later(self, rel: str, f: Path, st: os.stat_result, enc: str) -> None:
         key = (rel, enc)

@@ -19,12 +19,13 @@ import pytest
 import companion.web as web
 from companion.web import ZOPFLI_MIN, StaticCompression
 
-
-def fake_zopfli(src: Path, dst: Path) -> None:
-    """Stands in for pigz -11: a valid gzip of the file, told apart by its header's OS byte."""
-    data = bytearray(gzip.compress(src.read_bytes(), compresslevel=9, mtime=0))
-    data[9] = 0x42
-    dst.write_bytes(bytes(data))
+FAKE_PIGZ = """#!{python}
+import gzip, sys
+# stands in for `pigz -11 -n -c FILE`: a valid gzip, told apart by its header's OS byte
+data = bytearray(gzip.compress(open(sys.argv[-1], "rb").read(), compresslevel=9, mtime=0))
+data[9] = 0x42
+sys.stdout.buffer.write(bytes(data))
+"""
 
 
 def get(mw: StaticCompression, path: str) -> tuple[int, dict[bytes, bytes], bytes]:
@@ -53,10 +54,13 @@ def root(tmp_path: Path) -> Path:
 
 
 def make(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pigz: bool = True) -> StaticCompression:
-    monkeypatch.setattr(web, "_zopfli", fake_zopfli)
+    fake = tmp_path / "pigz"
+    fake.write_text(FAKE_PIGZ.format(python=sys.executable))
+    fake.chmod(0o755)
     real_which = shutil.which
-    monkeypatch.setattr(web.shutil, "which", lambda name: "/usr/bin/pigz" if name == "pigz" and pigz
-                        else None if name == "pigz" else real_which(name))
+    monkeypatch.setattr(web.shutil, "which", lambda name: (str(fake) if pigz else None) if name == "pigz"
+                        else real_which(name))
+    monkeypatch.setattr(web, "ZOPFLI_FILES", ("big.wasm", "small.js"))
     return StaticCompression(lambda *a: None, [root], tmp_path / "cache", encodings=["gzip"])  # type: ignore[arg-type, return-value]
 
 
@@ -70,7 +74,8 @@ def test_zlib_gzip_until_the_zopfli_copy_is_made_then_that_one(root: Path, tmp_p
     assert body[9] != 0x42  # zlib's own copy: no zopfli work on a request
     zlib_tag = hs[b"etag"]
     assert gzip.decompress(body) == (root / "big.wasm").read_bytes()
-    mw._warm(["big.wasm", "small.js"])  # what the start-up thread does
+    mw._warm(["big.wasm", "small.js"])  # what the start-up thread does (it waits for each job)
+    assert not list((tmp_path / "cache").rglob("*.busy")) and not list((tmp_path / "cache").rglob("*tmp"))
     status, hs, body = get(mw, "/big.wasm")
     assert hs[b"content-encoding"] == b"gzip" and hs[b"etag"].endswith(b'-zopfli"')
     assert body[9] == 0x42 and gzip.decompress(body) == (root / "big.wasm").read_bytes()
@@ -131,3 +136,28 @@ def test_an_encoder_dies_with_its_server(tmp_path: Path) -> None:
         time.sleep(0.05)
     os.kill(child, 9)
     raise AssertionError("the encoder outlived its server")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the job is a POSIX shell")
+def test_a_zopfli_job_finishes_after_its_server_stopped(root: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests start and stop many servers: a job they started is not lost (nor left half done)."""
+    fake = tmp_path / "slow-pigz"
+    fake.write_text(FAKE_PIGZ.format(python=sys.executable).replace("import gzip, sys", "import gzip, sys, time\ntime.sleep(1.5)"))
+    fake.chmod(0o755)
+    dst, claim = tmp_path / "big.wasm.zopfli", tmp_path / "big.wasm.zopfli.busy"
+    code = ("import sys, os; from pathlib import Path; from companion import web; "
+            "web.shutil.which = lambda n: sys.argv[1]; "
+            "c = Path(sys.argv[4]); assert web._claim(c); "
+            "web.start_zopfli(Path(sys.argv[2]), Path(sys.argv[3]), c); os._exit(0)")
+    subprocess.run([sys.executable, "-c", code, str(fake), str(root / "big.wasm"), str(dst), str(claim)],
+                   check=True, cwd=Path(__file__).resolve().parent.parent, timeout=30)
+    assert not dst.exists() and claim.exists()  # the "server" is gone, the job goes on
+    assert not web._claim(claim)  # held by the live job: no second one
+    deadline = time.time() + 30
+    while not dst.exists() and time.time() < deadline:
+        time.sleep(0.1)
+    assert gzip.decompress(dst.read_bytes()) == (root / "big.wasm").read_bytes()
+    while claim.exists() and time.time() < deadline:
+        time.sleep(0.05)
+    assert not claim.exists() and not list(tmp_path.glob("*tmp"))
