@@ -177,7 +177,11 @@ USED = ("Text", "Container", "Row", "Column", "SafeArea", "FilledButton", "Outli
         "IconButton", "Icon", "Image", "TextField", "Dropdown", "DropdownOption", "ProgressRing", "Divider",
         "Checkbox", "Switch", "Stack", "ListView", "GridView", "Card", "Chip", "TextSpan", "SnackBar",
         "AlertDialog", "Markdown", "ResponsiveRow", "Tabs", "Tab", "Slider", "Radio", "RadioGroup",
-        "FloatingActionButton", "ElevatedButton", "ProgressBar")
+        "FloatingActionButton", "ElevatedButton", "ProgressBar", "DataTable", "DataRow", "DataCell",
+        "DataColumn")
+# The value types they are styled with (`@value` dataclasses: Prop fields as well).
+VALUES = ("TextStyle", "ButtonStyle", "RoundedRectangleBorder", "Padding", "Margin", "Border", "BorderSide",
+          "BorderRadius", "Alignment", "Offset", "StrutStyle")
 
 
 def fast_init(cls: type) -> Any:
@@ -207,6 +211,8 @@ def fast_init(cls: type) -> Any:
             continue
         if f.default_factory is not dataclasses.MISSING:
             ns[f"_f_{n}"] = f.default_factory
+        if f.default is not dataclasses.MISSING:
+            ns[f"_d_{n}"] = f.default
         if not f.init:
             if f.default_factory is not dataclasses.MISSING:
                 body.append(f"self.{n} = _f_{n}()")
@@ -224,6 +230,9 @@ def fast_init(cls: type) -> Any:
             body.append(f"self.{n} = {n}")
     if hasattr(cls, "__post_init__"):
         body.append(f"self.__post_init__({', '.join(initvars)})")
+    if getattr(cls, "_is_flet_value", False):  # as @value's own wrapper of the dataclass __init__
+        ns["_setattr"] = object.__setattr__
+        body = ['_setattr(self, "_values", {})', '_setattr(self, "_dirty", {})', *body, "self._dirty.clear()"]
     params = ", ".join(["self", *std, *(["*", *kw] if kw else [])])
     src = f"def __init__({params}):\n" + "\n".join("    " + line for line in body or ["pass"]) + "\n"
     exec(src, ns)  # noqa: S102 - code written above from the class's own dataclass fields
@@ -241,9 +250,11 @@ def _raw_descriptor(cls: type, name: str) -> Any:
 
 
 def _control_classes() -> list[type]:
-    """The visual controls the screens build (not pages, sessions or services)."""
+    """The visual controls the screens build (not pages, sessions or services) and their styles."""
     classes = [getattr(ft, name, None) for name in USED]
-    return [c for c in classes if isinstance(c, type) and issubclass(c, BaseControl)]
+    values = [getattr(ft, name, None) for name in VALUES]
+    return [c for c in classes if isinstance(c, type) and issubclass(c, BaseControl)] + \
+        [c for c in values if isinstance(c, type) and getattr(c, "_is_flet_value", False)]
 
 
 def _speed_up(cls: type) -> None:
