@@ -140,12 +140,17 @@ def host(ctx: UiContext) -> list[ft.Control]:
         out.append(ft.Text(ctx.t("ui.locked_count", n=len(rnd["locked"]), total=n), size=24,
                            weight=ft.FontWeight.BOLD))
     if ctx.table.phase == "playing" and ctx.is_host:
-        out.append(_ask_form(ctx, v))
+        # The form keeps what the host types in ctx.local; it is drawn again only when its mode
+        # or a field's generation changes (not on every lock and reveal).
+        loc = _ask_defaults(ctx, v)
+        gens = [loc.get(f"{k}#gen", 0) for k in ("q", "choices", "min", "max")]
+        out.append(ctx.part(("part:ask", loc.get("mode"), gens), lambda: _ask_form(ctx, v), key="ask"))
     out += _history(ctx, v, skip_latest=rnd["revealed"])
     return out
 
 
-def _ask_form(ctx: UiContext, v: dict[str, Any]) -> ft.Control:
+def _ask_defaults(ctx: UiContext, v: dict[str, Any]) -> dict[str, Any]:
+    """The next question's form starts from the current question (kept once typed)."""
     q = v["question"]
     loc = ctx.local
     loc.setdefault("q", q["question"])
@@ -153,6 +158,11 @@ def _ask_form(ctx: UiContext, v: dict[str, Any]) -> ft.Control:
     loc.setdefault("choices", ", ".join(ctx.tv(c) for c in q.get("choices", [])))
     loc.setdefault("min", str(q.get("min", 0)))
     loc.setdefault("max", str(q.get("max", 20)))
+    return loc
+
+
+def _ask_form(ctx: UiContext, v: dict[str, Any]) -> ft.Control:
+    loc = _ask_defaults(ctx, v)
 
     question = kit.field(ctx, "q", lambda value: ft.TextField(label=ctx.t("sv.opt.question"), value=value))
     mode = ft.Dropdown(label=ctx.t("sv.opt.mode"), value=loc["mode"], options=[
