@@ -64,12 +64,11 @@ async def level(n_phones: int, interval: float, seconds: float) -> dict[str, Any
                 await t.request(tok, {"op": "act", "action": {"type": "submit", "value": "sv.yes" if k % 2 else "sv.no"}})
             except Exception:
                 errors += 1
-            while c.conn.first_after is None and time.perf_counter() - t0 < 30:
-                await asyncio.sleep(0.002)
-            if c.conn.first_after is not None:
+            if await c.conn.until_sent(30.0) and c.conn.first_after is not None:
                 latencies.append(c.conn.first_after - t0)
             k += 1
-            await asyncio.sleep(random.expovariate(1 / interval))
+            # the next tap; none after the end (a phone's last pause does not stretch the level)
+            await asyncio.sleep(min(random.expovariate(1 / interval), max(0.0, stop - time.perf_counter())))
     cpu0 = time.process_time()
     wall0 = time.perf_counter()
     await asyncio.gather(*(phone(t, tok, c, i) for i, (t, tok, c) in enumerate(phones)))

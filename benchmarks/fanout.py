@@ -41,12 +41,11 @@ async def prepare_round(t: Any, host: str, tokens: list[str], rnd: int) -> None:
 
 
 async def wait_sent(clients: list[H.Client], timeout: float = 60.0) -> None:
-    deadline = time.perf_counter() + timeout
-    while time.perf_counter() < deadline:
-        if all(c.conn is not None and c.conn.first_after is not None for c in clients):
-            return
-        await asyncio.sleep(0.001)
-    raise TimeoutError("not every session was sent the reveal")
+    """Until every session has been sent something since watch() (events: no polling that
+    would take the event loop from the sessions being measured)."""
+    done = await asyncio.gather(*(c.conn.until_sent(timeout) for c in clients if c.conn is not None))
+    if not all(done):
+        raise TimeoutError("not every session was sent the reveal")
 
 
 async def fanout(tables: int, phones: int, host: bool, rounds: int, memory: bool, stagger: float = 0.0,

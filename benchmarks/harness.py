@@ -42,6 +42,7 @@ class FakeConnection(Connection):
         self.last_send = 0.0
         self.watch_from: float | None = None  # first send after this moment is recorded in first_after
         self.first_after: float | None = None
+        self.first_sent = asyncio.Event()  # set with first_after: waiting costs no polling
 
     def send_message(self, message: Any) -> None:
         body = msgpack.packb([message.action, message.body], default=_ENCODE)
@@ -52,6 +53,7 @@ class FakeConnection(Connection):
         if self.watch_from is not None and self.first_after is None and now >= self.watch_from \
                 and message.action != MessageAction.INVOKE_METHOD:
             self.first_after = now
+            self.first_sent.set()
         if message.action == MessageAction.INVOKE_METHOD:
             b = message.body
             name, args = b.name, b.args or {}
@@ -70,6 +72,15 @@ class FakeConnection(Connection):
     def watch(self) -> None:
         self.watch_from = time.perf_counter()
         self.first_after = None
+        self.first_sent.clear()
+
+    async def until_sent(self, timeout: float) -> bool:
+        """Wait (without polling) until something has been sent since watch(); False on timeout."""
+        try:
+            await asyncio.wait_for(self.first_sent.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
 
 class Client:

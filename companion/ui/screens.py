@@ -70,6 +70,7 @@ class Screen:
         self._pending = False
         self._tick = 0
         self._route = ""
+        self._pushed: str | None = None  # an address route() put the token into itself
         self._set_tick: Any = None
         self._slot = kit.Slot()  # the game's part of the screen: redrawn first (see render)
         self._slot_in_tree = False
@@ -162,6 +163,13 @@ class Screen:
         task.add_done_callback(self._background.discard)
 
     async def _on_route(self, e: Any) -> None:
+        if e.route == self._pushed and urlparse(e.route).path == urlparse(self._route).path:
+            # The address this screen just put its own token into (route(), below): the
+            # screen already shows it; drawing it again would rebuild it on the phone for nothing.
+            self._pushed = None
+            self._route = e.route
+            return
+        self._pushed = None
         await self.route(e.route)
 
     def _on_disconnect(self, e: Any) -> None:
@@ -269,6 +277,7 @@ class Screen:
                 # Found in storage only: put it into the address as well, so a session Flet
                 # re-creates after a server restart (storage dead, Flet #6412) still finds it.
                 self.render(force=True)
+                self._pushed = address
                 await self.go(address)
                 return
         else:
@@ -371,7 +380,8 @@ class Screen:
         return ft.SafeArea(content=ft.Column(
             [top, ft.Container(content=ft.Column(body, spacing=14),
                                           padding=ft.Padding.symmetric(horizontal=14, vertical=8))],
-            spacing=0, scroll=ft.ScrollMode.AUTO, expand=True, key=f"page:{self._route}"), expand=True)
+            spacing=0, scroll=ft.ScrollMode.AUTO, expand=True, key=f"page:{urlparse(self._route).path}"),
+            expand=True)
 
     def top_bar(self) -> ft.Control:
         langs = []
@@ -742,8 +752,8 @@ class Screen:
                 return self.spectator()
             return self.join_screen()
         s = t.seats[self.seat]
-        out: list[ft.Control] = [ft.Row([kit.seat_dot(s["colour"], 28),
-                                         kit.title(s["name"], 24)], spacing=10)]
+        out: list[ft.Control] = [kit.part(("me", s["name"], s["colour"]), lambda: ft.Row(
+            [kit.seat_dot(s["colour"], 28), kit.title(s["name"], 24)], spacing=10))]
         if t.phase == "lobby":
             out.append(kit.card(ft.Text(self.t("ui.phone.waiting_start"), size=20)))
             out.append(kit.part(("rename", self.lang, s["name"]), lambda: self.rename_row(s["name"])))
