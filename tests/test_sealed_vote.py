@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -10,6 +11,8 @@ from hypothesis import strategies as st
 
 from companion.games import sealed_vote as sv
 from companion.games.base import RuleError
+from companion.ui.games import sealed_vote as ui
+from tests.ui_harness import buttons, ctx, fields, started_table, text
 
 SEATS = [{"name": n} for n in "ABCD"]
 
@@ -100,3 +103,26 @@ def test_random_sequences_keep_secrets_and_replay(steps, number):
     for a in log:
         r = sv.apply(r, a)
     assert r == s
+
+
+def test_host_next_question_form_switches_kind_with_buttons_and_asks() -> None:
+    """The host's form: both kinds are buttons (the chosen one ticked), a tap on "A number"
+    shows the limits, and "Ask" sends the question with what was typed."""
+    t = started_table("sealed_vote", ["Ada", "Bo"])
+    sent: list[dict] = []
+    local: dict = {}
+    host = ctx(t, None, sent, host=True, local=local)
+    screen = ui.host(host)
+    b = buttons(screen)
+    assert "Kind of question" in text(screen)
+    assert b["Options to pick from"].icon is not None and b["A number (bid)"].icon is None  # the current kind is ticked
+    assert "Options, separated by commas" in fields(screen)
+    asyncio.run(b["A number (bid)"].on_click(None))
+    assert local["mode"] == "number"
+    screen = ui.host(ctx(t, None, sent, host=True, local=local))
+    f = fields(screen)
+    assert {"Lowest number", "Highest number"} <= set(f) and "Options, separated by commas" not in f
+    assert buttons(screen)["A number (bid)"].icon is not None
+    local.update(q="How many?", min="1", max="9")
+    asyncio.run(buttons(screen)["Ask"].on_click(None))
+    assert sent[-1] == {"type": "ask", "question": "How many?", "mode": "number", "min": 1, "max": 9}

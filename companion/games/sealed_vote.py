@@ -187,7 +187,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "sv.name": "Sealed vote / bid",
         "sv.opt.mode": "Kind of question",
-        "sv.mode.choice": "Choose an option",
+        "sv.mode.choice": "Options to pick from",
         "sv.mode.number": "A number (bid)",
         "sv.opt.question": "Question",
         "sv.opt.choices": "Options, separated by commas",
@@ -213,7 +213,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "de": {
         "sv.name": "Geheime Abstimmung / Gebot",
         "sv.opt.mode": "Art der Frage",
-        "sv.mode.choice": "Eine Option wählen",
+        "sv.mode.choice": "Optionen zur Auswahl",
         "sv.mode.number": "Eine Zahl (Gebot)",
         "sv.opt.question": "Frage",
         "sv.opt.choices": "Optionen, durch Kommas getrennt",
@@ -239,7 +239,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "fr": {
         "sv.name": "Vote / enchère secrète",
         "sv.opt.mode": "Type de question",
-        "sv.mode.choice": "Choisir une option",
+        "sv.mode.choice": "Options au choix",
         "sv.mode.number": "Un nombre (enchère)",
         "sv.opt.question": "Question",
         "sv.opt.choices": "Options, séparées par des virgules",

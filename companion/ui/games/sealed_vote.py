@@ -165,20 +165,20 @@ def _ask_form(ctx: UiContext, v: dict[str, Any]) -> ft.Control:
     loc = _ask_defaults(ctx, v)
 
     question = kit.field(ctx, "q", lambda value: ft.TextField(label=ctx.t("sv.opt.question"), value=value))
-    mode = ft.Dropdown(label=ctx.t("sv.opt.mode"), value=loc["mode"], options=[
-        ft.DropdownOption(key="choice", text=ctx.t("sv.mode.choice")),
-        ft.DropdownOption(key="number", text=ctx.t("sv.mode.number"))])
+
+    async def mode_changed(mode: str) -> None:
+        loc["mode"] = mode
+        await ctx.rerender()
+    # A row of two buttons (both visible, one tap), as in the create form.
+    mode = kit.choice_row(ctx.t("sv.opt.mode"), [("choice", ctx.t("sv.mode.choice")),
+                                                 ("number", ctx.t("sv.mode.number"))],
+                          loc["mode"], mode_changed)
     if loc["mode"] == "choice":
         detail = kit.field(ctx, "choices", lambda value: ft.TextField(label=ctx.t("sv.opt.choices"), value=value))
     else:
         detail = ft.Row([kit.field(ctx, k, lambda value, k=k: ft.TextField(
             label=ctx.t(f"sv.opt.{k}"), value=value, width=140, keyboard_type=ft.KeyboardType.NUMBER))
             for k in ("min", "max")])
-
-    async def mode_changed(e: Any) -> None:
-        loc["mode"] = e.control.value
-        await ctx.rerender()
-    mode.on_select = mode_changed
 
     def as_int(s: str) -> Any:
         try:
