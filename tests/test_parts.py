@@ -110,6 +110,8 @@ async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any)
     assert past == []  # no past round is drawn again on any of the 7 screens
     assert len(seat_rows) == 7  # on each screen: the one row of the player who locked
     assert not {"top", "print", "joincard", "controls", "part:round"} & set(names), names
+    # the game part: the locking phone's own and the host's count; the other phones' are unchanged
+    assert names.count("phone") == 1 and names.count("public") == 1, names
     for c in clients:
         c.close()
     await asyncio.sleep(0)

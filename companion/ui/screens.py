@@ -581,7 +581,9 @@ class Screen:
             else:
                 ctx = self.ctx()
                 show = mod.result if ended and hasattr(mod, "result") else mod.phone
-                return ctx.sig(("phone", t.phase, ctx.view, ctx.legal, local)), lambda: show(ctx)
+                # A game may say what its phone part shows of the view (less than all of it).
+                shown = mod.phone_sig(ctx.view) if hasattr(mod, "phone_sig") and not ended else ctx.view
+                return ctx.sig(("phone", t.phase, shown, ctx.legal, local)), lambda: show(ctx)
         else:
             ctx = self.ctx(host_view=True)
         show = mod.result if ended and hasattr(mod, "result") else mod.host

@@ -59,6 +59,13 @@ def _past_round(ctx: UiContext, h: dict[str, Any]) -> ft.Control:
     return kit.card(ft.Text(head, size=15, weight=ft.FontWeight.BOLD), *_results(ctx, h))
 
 
+def phone_sig(view: dict[str, Any]) -> dict[str, Any]:
+    """What a phone's game part shows of the view: not who else has chosen or locked (the seat
+    list shows that), so another player's tap does not redraw this part."""
+    rnd = view["round"]
+    return {**view, "round": {k: rnd.get(k) for k in ("revealed", "mine", "my_locked")}}
+
+
 def phone(ctx: UiContext) -> list[ft.Control]:
     v = ctx.view
     q = v["question"]
