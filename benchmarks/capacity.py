@@ -54,7 +54,7 @@ async def level(n_phones: int, interval: float, seconds: float) -> dict[str, Any
 
     async def phone(t: Any, tok: str, c: H.Client, i: int) -> None:
         nonlocal errors
-        await asyncio.sleep(random.uniform(0, interval))
+        await asyncio.sleep(min(random.uniform(0, interval), max(0.0, stop - time.perf_counter())))
         k = 0
         while time.perf_counter() < stop:
             assert c.conn is not None
@@ -78,7 +78,7 @@ async def level(n_phones: int, interval: float, seconds: float) -> dict[str, Any
         c.close()
     store.close()
     return {"phones": len(phones), "tables": len(phones) // 6, "actions": len(latencies),
-            "actions/s": len(latencies) / seconds, "p50 ms": pct(latencies, 50) * 1000,
+            "actions/s": len(latencies) / seconds if seconds else 0.0, "p50 ms": pct(latencies, 50) * 1000,
             "p95 ms": pct(latencies, 95) * 1000, "max ms": max(latencies, default=0) * 1000,
             "cpu busy": cpu, "cpu ms/action": cpu_s * 1000 / max(1, len(latencies)), "MB/session": per_session / 1e6, "errors": errors, "load": load()}
 
