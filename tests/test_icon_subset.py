@@ -15,10 +15,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from companion.app import build
-from companion.table.hub import Hub
-from companion.table.store import MemoryStore
 from companion.web import ICON_FONT, ICON_SUBSET_DIR, StaticCompression, matching_icon_subset, web_dir
+from tests.web_client import app_client
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -102,15 +100,8 @@ def test_a_web_root_with_another_font_gets_no_substitute(tmp_path: Path) -> None
 
 @pytest.fixture(scope="module")
 def client() -> Any:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("COMPANION_STATIC_ENCODINGS", "gzip")
-    mp.setenv("COMPANION_STATIC_WARM", "0")
-    mp.delenv("COMPANION_ICON_SUBSET", raising=False)
-    try:
-        with TestClient(build(Hub(MemoryStore()), "http://127.0.0.1:1")) as c:
-            yield c
-    finally:
-        mp.undo()
+    with app_client(unset=("COMPANION_ICON_SUBSET",)) as c:
+        yield c
 
 
 def test_server_sends_the_subset_under_the_fonts_usual_url(client: TestClient) -> None:

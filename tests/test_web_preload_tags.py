@@ -10,10 +10,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from companion.app import build
-from companion.table.hub import Hub
-from companion.table.store import MemoryStore
 from companion.web import StaticCompression, web_dir
+from tests.web_client import app_client
 
 ANDROID_CHROME = ("Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) "
                   "Chrome/131.0.0.0 Mobile Safari/537.36")
@@ -29,16 +27,8 @@ SKWASM = ("main.dart.mjs", "main.dart.wasm", "canvaskit/skwasm.js", "canvaskit/s
 
 @pytest.fixture(scope="module")
 def client() -> Any:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("COMPANION_STATIC_ENCODINGS", "gzip")
-    mp.setenv("COMPANION_STATIC_WARM", "0")
-    mp.delenv("COMPANION_PRELOAD_TAGS", raising=False)
-    mp.delenv("COMPANION_WEB_RENDERER", raising=False)
-    try:
-        with TestClient(build(Hub(MemoryStore()), "http://127.0.0.1:1")) as c:
-            yield c
-    finally:
-        mp.undo()
+    with app_client(unset=("COMPANION_PRELOAD_TAGS", "COMPANION_WEB_RENDERER")) as c:
+        yield c
 
 
 def page(client: TestClient, ua: str) -> tuple[str, Any]:

@@ -14,19 +14,13 @@ from companion.app import build
 from companion.table.hub import Hub
 from companion.table.store import SQLiteStore
 from companion.web import StaticCompression, accepted, web_dir
+from tests.web_client import app_client
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("COMPANION_STATIC_ENCODINGS", "gzip")  # fast: no zstd work in a unit test
-    mp.setenv("COMPANION_STATIC_WARM", "0")  # files are compressed on first request instead
-    hub = Hub(SQLiteStore(tmp_path_factory.mktemp("web") / "data"))
-    try:
-        with TestClient(build(hub, "http://127.0.0.1:1")) as c:
-            yield c
-    finally:
-        mp.undo()
+    with app_client(Hub(SQLiteStore(tmp_path_factory.mktemp("web") / "data"))) as c:
+        yield c
 
 
 def test_main_dart_js_is_gzipped_and_decompresses_to_the_original(client: TestClient) -> None:
