@@ -15,13 +15,16 @@ of every new control (≈ 30–70 per control, nearly all None or plain values) 
 generator each, asks `dataclasses.is_dataclass` of each value and rebuilds the field list per
 control. That walk was ≈ 40 % of the server's CPU time for a reveal (docs/BENCHMARKS.md (b)).
 
-`configure_dataclass` is the same algorithm that (1) passes over plain values (None, str,
-int, float, bool) without a generator – the original does nothing with them either – and (2)
-keeps the list of a class's fields once per class (the original builds it per control; fields
-are fixed per class). Everything the original does to a dataclass, a dict or a list is done in
-the same order. flet is pinned (flet==1.0.5); `install()` refuses another version, and
+`configure_dataclass` is the same algorithm that visits only the fields that can hold what the
+walk acts on – a dataclass, a dict or a list (anything else, the original passes over too) – in
+field order: set `Prop` values straight from the control's `_values` (what `Prop.__get__`
+reads; an unset one is a plain default), the few other fields by getattr; field lists are kept
+per class. One difference in principle: a control's fields are read before the walk goes into
+the first of its children, where the original read each one just before its turn – the same
+unless configuring a child changed a later field of its parent (the message comparison below,
+over every game's screens, shows no such case). flet is pinned (flet==1.0.5); `install()` refuses another version, and
 tests/test_flet_fast.py compares Flet's own and these on the screens of every game (the same
-messages are sent) and every control class's constructor (the same control is built).
+messages are sent) and every sped-up class's constructor (the same control is built).
 """
 
 from __future__ import annotations
