@@ -21,7 +21,7 @@ from companion.table.hub import Hub
 from companion.table.store import MemoryStore
 from companion.ui import kit
 from companion.ui.games import sealed_vote as sv_ui
-from companion.ui.screens import Server
+from companion.ui.screens import Screen, Server
 
 
 def name_of(sig: bytes) -> str:
@@ -103,8 +103,12 @@ async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any)
     monkeypatch.setattr(kit, "_made", counting)
     past = []
     monkeypatch.setattr(sv_ui, "_past_round", lambda *a, real=sv_ui._past_round: past.append(1) or real(*a))
+    frames: list[int] = []
+    real_build = Screen.build
+    monkeypatch.setattr(Screen, "build", lambda self: frames.append(1) or real_build(self))
     await t.request(tokens[1], {"op": "act", "action": {"type": "lock"}})
     await H.quiet(clients)
+    assert frames == []  # no screen's frame is built again: only its game part and seat list
     names = [name_of(s) for s in built]
     seat_rows = [n for n in names if n == "seat"]
     assert past == []  # no past round is drawn again on any of the 7 screens

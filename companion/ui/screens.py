@@ -74,6 +74,10 @@ class Screen:
         self._set_tick: Any = None
         self._slot = kit.Slot()  # the game's part of the screen: redrawn first (see render)
         self._slot_in_tree = False
+        self._seat_slot = kit.Slot()  # the seat list: redrawn on its own too
+        self._seats_in_tree = False
+        self._seats_host = False
+        self._frame = b""  # what the screen's frame (all but the two slots) showed when last built
         self._prefetched: dict[str, Any] = {}  # answers asked for at start, used once
         self._background: set[asyncio.Future[Any]] = set()
         self._finding = False  # the browser's storage has not answered yet: the seat is unknown
@@ -231,6 +235,7 @@ class Screen:
         query = parse_qs(url.query)
         self._leave_table()
         self._slot = kit.Slot()
+        self._seat_slot = kit.Slot()
         self.local = {}
         self.error = None
         self.token = None
@@ -343,6 +348,16 @@ class Screen:
         if not force and sig == self._sig:
             return
         self._sig = sig
+        if not force and self._slot_in_tree and self._seats_in_tree and self._frame_signature() == self._frame:
+            # Nothing but what the game's part and the seat list show has changed (a choice, a
+            # lock, a reveal, someone's phone waking): redraw those two, not the screen around
+            # them – the game's part now, the seat list behind the other screens' game parts.
+            section = self.game_section()
+            if section is None or section[0] == self._slot.shown or self._slot.redraw(*section):
+                seats = self.seat_section(self._seats_host)
+                if seats[0] != self._seat_slot.shown:
+                    asyncio.get_running_loop().call_soon(self._redraw_seats, seats)
+                return
         if not force and self._slot_in_tree:
             # Two steps: the game's part first (a reveal), the rest of the screen once every
             # screen of the table has had its turn. call_soon queues the second step behind the
@@ -353,6 +368,27 @@ class Screen:
                 return
         self._bump()
 
+    def _redraw_seats(self, seats: tuple[bytes, Any]) -> None:
+        if not self._seat_slot.redraw(*seats):
+            self._bump()
+
+    def _frame_signature(self) -> bytes:
+        """All that the screen shows outside its two slots (game part, seat list) depends on.
+
+        When it is unchanged, a change at the table redraws the slots only (render). Kept on the
+        generous side: anything here that changes just redraws the whole screen, as before."""
+        t = self.table
+        if t is None:
+            return kit.signature("frame", self.role, self.lang, self.error, self._finding)
+        can_reveal = None
+        if self.role == "host":
+            can_reveal = t.phase == "playing" and any(a.get("type") == "reveal" for a in t.legal(None))
+        return kit.signature("frame", self.role, self.lang, self.error, self._finding, t.code, t.game_id,
+                             t.phase, self.seat, self.token, t.seat_of(self.token),
+                             self.token is not None and t.is_spectator(self.token),
+                             [(s["name"], s["colour"]) for s in t.seats], can_reveal, self.server.other_bases,
+                             t.state is not None)
+
     def _bump(self) -> None:
         self._tick += 1
         if self._set_tick is not None:
@@ -361,6 +397,8 @@ class Screen:
     def build(self) -> ft.Control:
         body: list[ft.Control]
         self._slot_in_tree = False
+        self._seats_in_tree = False
+        self._frame = self._frame_signature()
         try:
             if self.role == "loading":
                 body = [ft.Container(ft.ProgressRing(), padding=40, alignment=ft.Alignment.CENTER)]
@@ -642,13 +680,20 @@ class Screen:
         lck = src.get("locked") or []
         return set(sub), set(lck)
 
-    def seat_part(self, host: bool) -> ft.Control:
+    def seat_section(self, host: bool) -> tuple[bytes, Any]:
+        """The seat list: (signature, builder)."""
         t = self.table
         assert t is not None
         sub, lck = self.submitted_sets()
         sig = ("seats", self.lang, host, self.seat, t.phase, t.public_seats(), sorted(sub), sorted(lck),
                list(t.spectators.values()), self.local.get("swap_from"))
-        return kit.part(sig, lambda: self.seat_panel(host))
+        return kit.signature(sig), lambda: self.seat_panel(host)
+
+    def seat_part(self, host: bool) -> ft.Control:
+        """The seat list, in a slot of its own (see render)."""
+        self._seats_in_tree = True
+        self._seats_host = host
+        return kit.live(self._seat_slot, *self.seat_section(host), key="seats")
 
     def seat_panel(self, host: bool) -> ft.Control:
         t = self.table
