@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from typing import Any
 
 import flet as ft
 
 from benchmarks import harness as H
+from companion import i18n
+from companion.games.base import RuleError
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore
 from companion.ui import kit
@@ -112,10 +115,83 @@ async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any)
     names = [name_of(s) for s in built]
     seat_rows = [n for n in names if n == "seat"]
     assert past == []  # no past round is drawn again on any of the 7 screens
-    assert len(seat_rows) == 7  # on each screen: the one row of the player who locked
-    assert not {"top", "print", "joincard", "controls", "part:round"} & set(names), names
+    assert len(seat_rows) == 7  # on each screen: the one row of the player who locked, not the list
+    assert not {"top", "print", "joincard", "controls", "part:round", "seat list"} & set(names), names
     # the game part: the locking phone's own and the host's count; the other phones' are unchanged
     assert names.count("phone") == 1 and names.count("public") == 1, names
+    for c in clients:
+        c.close()
+    await asyncio.sleep(0)
+
+
+def seat_list_texts(client: H.Client, n: int) -> list[str]:
+    """The first n texts of the seat list on a screen, its heading first, as the session holds them."""
+    assert client.session is not None
+    texts = [c.value for c in walk(client.session.page.views) if isinstance(c, ft.Text)]
+    start = texts.index(i18n.t("en", "ui.seats"))
+    return texts[start:start + n]
+
+
+def expected_seat_list(t: Any, seat: int | None, host_swap: int | None = None) -> list[str]:
+    v = t.view(None)
+    rnd = v["round"]
+    out = [i18n.t("en", "ui.seats")]
+    for i, s in enumerate(t.public_seats()):
+        out.append(s["name"] + (f"  ({i18n.t('en', 'ui.you')})" if i == seat else ""))
+        out.append(i18n.t("en", f"ui.status.{s['status']}"))
+        mark = "locked" if i in rnd["locked"] else "submitted" if i in rnd["submitted"] else ""
+        if mark:
+            out.append(i18n.t("en", f"ui.status.{mark}"))
+    if host_swap is not None:
+        out.append(i18n.t("en", "ui.host.swap_hint", name=t.seats[host_swap]["name"]))
+    return out
+
+
+async def test_seat_list_follows_every_change() -> None:
+    """Rows redrawn one by one (a phone waking, a choice, a lock), the list redrawn whole (the
+    host picking a seat to swap, a new question), in random order: every screen's seat list
+    shows the table as it is – also when the table comes back to a state drawn before."""
+    t, tokens, server, pubsub = await _table(4)
+    clients = await H.open_table(server, pubsub, t, tokens, host=True)
+    host = clients[-1]
+    await H.quiet(clients)
+    # A row redrawn on its own, then the table back as it was while the host's screen was held
+    # back, then that screen drawn whole: its seat list must not be passed over as unchanged.
+    t.disconnect(0)
+    await H.quiet(clients)
+    H.mute([host], True)
+    t.connect(0)
+    H.mute([host], False)  # draws the host's screen whole
+    await H.quiet(clients)
+    assert seat_list_texts(host, 3) == expected_seat_list(t, None)[:3] == ["Seats", "P1", "here"]
+    r = random.Random(5)
+    for step in range(60):
+        k, seat = r.randrange(6), r.randrange(4)
+        if k == 0:
+            t.disconnect(seat)
+        elif k == 1:
+            t.connect(seat)
+        elif k in (2, 3):
+            op = {"type": "submit", "value": r.randrange(10)} if k == 2 else {"type": "lock"}
+            try:
+                await t.request(tokens[seat], {"op": "act", "action": op})
+            except RuleError:
+                pass
+        elif k == 4:  # the host taps a seat's swap button (a hint appears under the list) or taps it off
+            scr = host.screen
+            if scr.local.get("swap_from") is None:
+                scr.local["swap_from"] = seat
+            else:
+                scr.local.pop("swap_from")
+            scr.render(force=True)
+        else:
+            await t.request(t.host_token, {"op": "host_act", "action": {
+                "type": "ask", "mode": "number", "question": f"Q{step}", "min": 0, "max": 9}})
+        await H.quiet(clients, idle=0.01)
+        for c in clients:
+            want = expected_seat_list(t, None, host.screen.local.get("swap_from")) if c is host \
+                else expected_seat_list(t, c.screen.seat)
+            assert seat_list_texts(c, len(want)) == want, step
     for c in clients:
         c.close()
     await asyncio.sleep(0)

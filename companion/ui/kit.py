@@ -95,16 +95,28 @@ class Slot:
         self.fn: Callable[[], Any] | None = None
         self.shown: bytes | None = None  # the sig now on screen
         self.set_tick: Callable[[Any], None] | None = None
+        self.arg: _SlotArg | None = None  # the argument of the component now showing the slot
         self.tick = 0
+
+    def on_screen(self) -> bool:
+        return self.set_tick is not None and self.shown is not None
 
     def redraw(self, sig: bytes, fn: Callable[[], Any]) -> bool:
         """Redraw the slot now, on its own; False when it is not on screen (draw the screen instead)."""
-        if self.set_tick is None or self.shown is None:
+        if not self.on_screen():
             return False
         self.sig, self.fn = sig, fn
         self.tick += 1
-        self.set_tick(self.tick)
+        self.set_tick(self.tick)  # type: ignore[misc]
         return True
+
+    def brought_up_to(self, sig: bytes, fn: Callable[[], Any]) -> None:
+        """The slot now shows `sig`, its inner slots having been redrawn one by one: a later
+        redraw of the screen around it with this same `sig` passes it over, another draws it."""
+        self.sig, self.fn = sig, fn
+        self.shown = sig
+        if self.arg is not None:
+            self.arg.sig = sig
 
 
 class _SlotArg:
@@ -128,6 +140,7 @@ def _Live(arg: _SlotArg) -> ft.Control:
     _tick, set_tick = ft.use_state(0)
     slot = arg.slot
     slot.set_tick = set_tick
+    slot.arg = arg
     # What this component now shows; a redraw of the whole screen with the same sig passes it over.
     arg.sig = slot.shown = slot.sig
     assert slot.fn is not None

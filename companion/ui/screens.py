@@ -11,8 +11,9 @@ import asyncio
 import contextvars
 import functools
 import io
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlparse
 
 import flet as ft
@@ -27,6 +28,16 @@ from companion.table.table import COLOURS, Table
 from companion.ui import kit
 from companion.ui.games import screens as game_screens
 from companion.ui.kit import UiContext
+
+
+class SeatSection(NamedTuple):
+    """The seat list to draw: its signature and builder, and the same cut in two – what is
+    around the rows, and each row (signature, builder) – so a row can be redrawn on its own."""
+
+    sig: bytes
+    build: Callable[[], ft.Control]
+    around: bytes
+    rows: list[tuple[bytes, Callable[[], ft.Control]]]
 
 
 class Server:
@@ -75,6 +86,8 @@ class Screen:
         self._slot = kit.Slot()  # the game's part of the screen: redrawn first (see render)
         self._slot_in_tree = False
         self._seat_slot = kit.Slot()  # the seat list: redrawn on its own too
+        self._row_slots: dict[int, kit.Slot] = {}  # each seat's row in it: redrawn on its own
+        self._seats_shown = b""  # what the seat list showed around its rows when last drawn whole
         self._seats_in_tree = False
         self._seats_host = False
         self._frame = b""  # what the screen's frame (all but the two slots) showed when last built
@@ -236,6 +249,7 @@ class Screen:
         self._leave_table()
         self._slot = kit.Slot()
         self._seat_slot = kit.Slot()
+        self._row_slots = {}
         self.local = {}
         self.error = None
         self.token = None
@@ -355,7 +369,7 @@ class Screen:
             section = self.game_section()
             if section is None or section[0] == self._slot.shown or self._slot.redraw(*section):
                 seats = self.seat_section(self._seats_host)
-                if seats[0] != self._seat_slot.shown:
+                if seats.sig != self._seat_slot.shown:
                     asyncio.get_running_loop().call_soon(self._redraw_seats, seats)
                 return
         if not force and self._slot_in_tree:
@@ -368,8 +382,18 @@ class Screen:
                 return
         self._bump()
 
-    def _redraw_seats(self, seats: tuple[bytes, Any]) -> None:
-        if not self._seat_slot.redraw(*seats):
+    def _redraw_seats(self, seats: SeatSection) -> None:
+        """The seat list again: only the rows that changed when all around them is unchanged
+        (a seat chose, locked or woke up: one row on each screen), else the whole list."""
+        if seats.around == self._seats_shown and len(seats.rows) == len(self._row_slots):
+            slots = self._row_slots
+            if all(slots[i].on_screen() for i in range(len(seats.rows))):
+                for i, (sig, fn) in enumerate(seats.rows):
+                    if sig != slots[i].shown:
+                        slots[i].redraw(sig, fn)
+                self._seat_slot.brought_up_to(seats.sig, seats.build)
+                return
+        if not self._seat_slot.redraw(seats.sig, seats.build):
             self._bump()
 
     def _frame_signature(self) -> bytes:
@@ -680,43 +704,45 @@ class Screen:
         lck = src.get("locked") or []
         return set(sub), set(lck)
 
-    def seat_section(self, host: bool) -> tuple[bytes, Any]:
-        """The seat list: (signature, builder)."""
+    def seat_section(self, host: bool) -> SeatSection:
+        """The seat list: what is around its rows, and each row (signature, builder)."""
         t = self.table
         assert t is not None
         sub, lck = self.submitted_sets()
-        sig = ("seats", self.lang, host, self.seat, t.phase, t.public_seats(), sorted(sub), sorted(lck),
-               list(t.spectators.values()), self.local.get("swap_from"))
-        return kit.signature(sig), lambda: self.seat_panel(host)
-
-    def seat_part(self, host: bool) -> ft.Control:
-        """The seat list, in a slot of its own (see render)."""
-        self._seats_in_tree = True
-        self._seats_host = host
-        return kit.live(self._seat_slot, *self.seat_section(host), key="seats")
-
-    def seat_panel(self, host: bool) -> ft.Control:
-        t = self.table
-        assert t is not None
-        sub, lck = self.submitted_sets()
-        rows: list[ft.Control] = [kit.title(self.t("ui.seats"), 20)]
         swap_from = self.local.get("swap_from")
         waiting = list(t.spectators.items())
+        rows: list[tuple[bytes, Callable[[], ft.Control]]] = []
         for i, s in enumerate(t.public_seats()):
             mark = ""
             if t.phase == "playing":
                 mark = "locked" if i in lck else "submitted" if i in sub else ""
             offer = waiting[:3] if host and s["status"] == "free" else []
-            # One part per seat: a lock or a reveal redraws the rows that changed, not the panel.
-            rows.append(kit.part(("seat", self.lang, host, i, s, mark, i == self.seat, offer, swap_from == i),
-                                 lambda i=i, s=s, mark=mark, offer=offer: self.seat_row(host, i, s, mark, offer),
-                                 key=f"seat{i}"))
+            rows.append((kit.signature(("seat", self.lang, host, i, s, mark, i == self.seat, offer, swap_from == i)),
+                         lambda i=i, s=s, mark=mark, offer=offer: self.seat_row(host, i, s, mark, offer)))
+        hint = t.seats[swap_from]["name"] if host and swap_from is not None else None
+        around = kit.signature(("seats", self.lang, host, len(rows), [n for _, n in waiting], hint))
+        sig = kit.signature(("seat list", around, [r[0] for r in rows]))
+        return SeatSection(sig, lambda: self.seat_panel(around, rows, waiting, hint), around, rows)
+
+    def seat_part(self, host: bool) -> ft.Control:
+        """The seat list, in a slot of its own (see render)."""
+        self._seats_in_tree = True
+        self._seats_host = host
+        seats = self.seat_section(host)
+        return kit.live(self._seat_slot, seats.sig, seats.build, key="seats")
+
+    def seat_panel(self, around: bytes, rows: list[tuple[bytes, Callable[[], ft.Control]]],
+                   waiting: list[tuple[str, str]], hint: str | None) -> ft.Control:
+        self._seats_shown = around
+        items: list[ft.Control] = [kit.title(self.t("ui.seats"), 20)]
+        for i, (sig, fn) in enumerate(rows):
+            # Each row a slot: a choice, a lock or a phone waking redraws that row, not the list.
+            items.append(kit.live(self._row_slots.setdefault(i, kit.Slot()), sig, fn, key=f"seat{i}"))
         if waiting:
-            rows.append(ft.Text(self.t("ui.host.spectators", names=", ".join(n for _, n in waiting)), size=15))
-        if host and swap_from is not None:
-            rows.append(ft.Text(self.t("ui.host.swap_hint", name=t.seats[swap_from]["name"]), size=15,
-                                color=ft.Colors.PRIMARY))
-        return kit.card(*rows)
+            items.append(ft.Text(self.t("ui.host.spectators", names=", ".join(n for _, n in waiting)), size=15))
+        if hint is not None:
+            items.append(ft.Text(self.t("ui.host.swap_hint", name=hint), size=15, color=ft.Colors.PRIMARY))
+        return kit.card(*items)
 
     def seat_row(self, host: bool, i: int, s: dict[str, Any], mark: str,
                  offer: list[tuple[str, str]]) -> ft.Control:
