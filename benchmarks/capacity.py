@@ -23,6 +23,7 @@ from typing import Any
 
 from benchmarks import harness as H
 from benchmarks.common import header, load, pct, save, table
+from companion.app import tune_gc
 from companion.table.hub import Hub
 from companion.table.store import SQLiteStore
 from companion.ui.screens import Server
@@ -113,6 +114,7 @@ def main() -> None:
     ap.add_argument("--memory-sessions", type=int, default=600, help="idle phone sessions opened to measure memory")
     ap.add_argument("--give-up-ms", type=float, default=2000.0)
     args = ap.parse_args()
+    tune_gc()  # as the server does (companion/app.py)
     header(f"(c) capacity, one action per phone every {args.interval:g} s on average")
     res = asyncio.run(run(args))
     print(table(res["rows"], res["cols"]))

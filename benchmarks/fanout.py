@@ -25,6 +25,7 @@ from typing import Any
 
 from benchmarks import harness as H
 from benchmarks.common import header, load, pct, save, table
+from companion.app import tune_gc
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore, SQLiteStore
 from companion.ui.screens import Server
@@ -137,6 +138,7 @@ def main() -> None:
     ap.add_argument("--stagger", type=float, default=2.0)
     ap.add_argument("--memory", action="store_true", help="MemoryStore instead of SQLite")
     args = ap.parse_args()
+    tune_gc()  # as the server does (companion/app.py)
     header("(b) reveal fan-out")
     res = asyncio.run(run(args))
     print(table(res["rows"], res["cols"]))

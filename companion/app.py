@@ -6,6 +6,7 @@ Flet's mount is a catch-all, so our routes (QR code, health, downloads) come fir
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import tempfile
 from pathlib import Path
@@ -83,8 +84,23 @@ def open_hub(data_dir: str | Path) -> tuple[Hub, str | None]:
     return hub, None
 
 
+# Python's full garbage collection (its oldest generation) walks every object, and the server of
+# a busy venue holds a lot of long-lived ones (every phone's screen): at 600 phones each full
+# collection stopped all tables for 0.35–0.8 s, yet found almost nothing (≈ 1,000 objects in
+# 20 s – cyclic garbage dies young and goes in the young collections). A full collection now
+# waits for 1,000 young-generation collections instead of 10: every 10–15 minutes at 600 phones
+# instead of every 10 s. Measured with benchmarks/capacity.py (docs/BENCHMARKS.md (c)).
+GC_THRESHOLDS = (700, 10, 1000)
+
+
+def tune_gc() -> None:
+    """Garbage collection for a long-running server with many long-lived objects (see above)."""
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
           data_problem: str | None = None) -> Any:
+    tune_gc()
     server = Server(hub, join_base, other_bases, data_problem)
     api = flet_fastapi.FastAPI()
 
