@@ -15,8 +15,8 @@ hello page (baseline, uncompressed); `ours` = our app with each web renderer and
 `before` = the same with COMPANION_STATIC_VERSIONED=0 and COMPANION_STATIC_PRELOAD=0 (every
 file revalidated, no preloads: the state before versioned URLs); `fullicons` = ours with the
 whole Material icon font instead of the app's subset (COMPANION_ICON_SUBSET=0); `scriptpreload`
-= no <link> preload tags (COMPANION_PRELOAD_TAGS=0); `nozopfli` = zlib's gzip even where `pigz`
-is installed (COMPANION_ZOPFLI=0); `previous` = all three off (the state before them).
+= no <link> preload tags (COMPANION_PRELOAD_TAGS=0); `previous` = both off (the state before
+them).
 
 Besides the wall clock, every visit records a timeline in the page's own clock
 (performance.now(), ms): the first request, when main.dart.wasm / skwasm.wasm have arrived,
@@ -89,12 +89,7 @@ class Server:
                 self.proc.kill()
 
 
-# The big files a Chromium phone loads; with `pigz` installed the server gzips them by zopfli too
-# (in the background at start-up, minutes of CPU once per flet-web version): waited for as well.
-ZOPFLI_FILES = ("main.dart.wasm", "canvaskit/skwasm.wasm")
-
-
-def wait_compressed(base: str, files: list[str], enc: str, timeout: float = 300, zopfli: bool = False) -> None:
+def wait_compressed(base: str, files: list[str], enc: str, timeout: float = 300) -> None:
     """Wait until the server has the compressed copies (made once, at start-up), so we time serving."""
     if enc == "identity":
         return
@@ -106,11 +101,9 @@ def wait_compressed(base: str, files: list[str], enc: str, timeout: float = 300,
         try:
             with urllib.request.urlopen(req, timeout=30) as r:
                 got = r.headers.get("Content-Encoding", "identity")
-                etag = r.headers.get("ETag", "")
         except OSError:
-            got, etag = "error", ""
-        if got == "error" or got == enc and not (zopfli and enc == "gzip" and f in ZOPFLI_FILES
-                                                 and not etag.endswith('-zopfli"')):
+            got = "error"
+        if got in ("error", enc):
             pending.pop(0)
         else:
             time.sleep(1)
@@ -293,14 +286,10 @@ def variants(kinds: list[str], renderers: list[str], encodings: list[str]) -> li
                 elif kind == "scriptpreload":  # preloads by the page's script only, no <link> tags
                     out.append({"name": f"companion {r} {e}, preloads by script only", "kind": "ours",
                                 "renderer": r, "enc": e, "env": {"COMPANION_PRELOAD_TAGS": "0"}})
-                elif kind == "previous":  # the state before the icon subset, preload tags and zopfli
-                    out.append({"name": f"companion {r} {e}, previous (full icons, script preloads, zlib)",
+                elif kind == "previous":  # the state before the icon subset and preload tags
+                    out.append({"name": f"companion {r} {e}, previous (full icons, script preloads)",
                                 "kind": "ours", "renderer": r, "enc": e,
-                                "env": {"COMPANION_ICON_SUBSET": "0", "COMPANION_PRELOAD_TAGS": "0",
-                                        "COMPANION_ZOPFLI": "0"}})
-                elif kind == "nozopfli":  # zlib's gzip only, even where pigz is installed
-                    out.append({"name": f"companion {r} {e}, zlib gzip", "kind": "ours", "renderer": r,
-                                "enc": e, "env": {"COMPANION_ZOPFLI": "0"}})
+                                "env": {"COMPANION_ICON_SUBSET": "0", "COMPANION_PRELOAD_TAGS": "0"}})
                 elif kind == "fullicons":  # the whole Material icon font instead of the app's subset
                     out.append({"name": f"companion {r} {e}, full icon font", "kind": "ours", "renderer": r,
                                 "enc": e, "env": {"COMPANION_ICON_SUBSET": "0"}})
@@ -323,8 +312,7 @@ def start(v: dict[str, Any], work: Path, i: int) -> tuple[Server, str, str, str,
                   "--data-dir", str(data), "--public-url", f"http://127.0.0.1:{port}", "--no-browser"],
                  {"COMPANION_WEB_RENDERER": v["renderer"], "COMPANION_STATIC_ENCODINGS": v["enc"], **v["env"]},
                  port, work / f"server-{i}.log")
-    zopfli = shutil.which("pigz") is not None and v["env"].get("COMPANION_ZOPFLI", "1") != "0"
-    wait_compressed(srv.base, boot_files(v["renderer"]), v["enc"], timeout=1200 if zopfli else 300, zopfli=zopfli)
+    wait_compressed(srv.base, boot_files(v["renderer"]), v["enc"])
     return srv, f"{srv.base}/t/{code}", "Sit as", "Rename", "Sit as"
 
 
@@ -412,7 +400,7 @@ def main() -> None:
     ap.add_argument("--latency", type=float, default=20.0)
     ap.add_argument("--returns", type=int, default=1, help="return visits per first join")
     ap.add_argument("--variants", default="stock,before,ours",
-                    help="stock, before (revalidated, no preload, no warm imports), nopreload, previous, scriptpreload, fullicons, nozopfli, ours")
+                    help="stock, before (revalidated, no preload, no warm imports), nopreload, previous, scriptpreload, fullicons, ours")
     ap.add_argument("--renderers", default="auto")
     ap.add_argument("--encodings", default="gzip")
     ap.add_argument("--data-dir", default=None, help="keeps the compressed copies between runs")

@@ -7,10 +7,7 @@ font uncompressed. `StaticCompression` sits in front of the whole app (an ASGI m
   our own assets directory, which Flet gives precedence) is answered here. Each file is
   compressed **once** (gzip level 9 always; zstd when the `zstd` command is installed, brotli
   when the `brotli` module is) into a cache directory keyed by the file's size and mtime, so a
-  restart reuses the work; the body is sent with `Content-Encoding` when the browser accepts it.
-  The big files phones load are also gzipped by zopfli when `pigz` is installed (~5 % smaller:
-  what a phone on plain http gets; once per machine, by a detached low-priority job started at
-  start-up; zlib's copy is served until that one is ready);
+  restart reuses the work; the body is sent with `Content-Encoding` when the browser accepts it;
 * the page (index.html, for / and every client route such as /t/CODE) loads every client file
   from `/v/<version>/…`, where the version is a hash of the flet-web version and of every
   served file's size and mtime. Those responses are `Cache-Control: public, max-age=31536000,
@@ -39,8 +36,8 @@ the first phone does not wait; any other file is compressed on its first request
 in a worker thread; the slow encoders in the background, gzip served meanwhile).
 Flet's control modules (imported lazily, i.e. by the first session) are imported in the
 background at start-up too. COMPANION_STATIC_VERSIONED=0 / COMPANION_STATIC_PRELOAD=0 /
-COMPANION_WARM_MODULES=0 / COMPANION_PRELOAD_TAGS=0 (preloads by script only) / COMPANION_ZOPFLI=0
-turn these off (for measurements).
+COMPANION_WARM_MODULES=0 / COMPANION_PRELOAD_TAGS=0 (preloads by script only) turn these off (for
+measurements).
 """
 
 from __future__ import annotations
@@ -138,12 +135,6 @@ CHROMIUM_UA = re.compile(r"\b(?:Headless)?Chrome/(\d+)\.")
 WASM_GC_CHROMIUM = 119
 SKWASM_STATIC = (("main.dart.mjs", None), ("main.dart.wasm", "fetch"), ("canvaskit/skwasm.js", None),
                  ("canvaskit/skwasm.wasm", "fetch"))
-# gzip by zopfli for the big files (the wasm and JS of the client), when `pigz` is installed:
-# stdlib gzip is served until the zopfli copy is ready (COMPANION_ZOPFLI=0: never).
-ZOPFLI = "zopfli"
-ZOPFLI_MIN = 256 * 1024
-# the files phones load: Chromium (skwasm build) and Safari/Firefox (CanvasKit build)
-ZOPFLI_FILES = ("main.dart.wasm", "canvaskit/skwasm.wasm", "main.dart.js", "canvaskit/canvaskit.wasm")
 RULES = "2"  # bump when a change here alters what is served for the same files
 BUSY_TIMEOUT = 1800  # seconds after which an unfinished compression by another process is retried
 MIN_SIZE = 1024  # smaller files are sent as they are
@@ -233,31 +224,6 @@ def _claim(claim: Path) -> bool:
     return False
 
 
-# gzip made with zopfli (`pigz -11`): ~5 % smaller than zlib's level 9, the same format for the
-# browser, but ~10 s of CPU per MB. Run detached, at the lowest priority, by a shell that moves the
-# result into the cache and drops the claim itself: a server stopped meanwhile (tests start and
-# stop many) neither wastes the work nor leaves an orphan whose result is lost.
-ZOPFLI_JOB = ('echo $$ > "$3"; "$4" -11 -n -c "$1" > "$2.$$.tmp" && mv -f "$2.$$.tmp" "$2"; '
-              'rm -f "$2.$$.tmp" "$3"')
-
-
-def _nice() -> None:
-    try:
-        os.nice(19)
-    except OSError:
-        pass
-
-
-def start_zopfli(src: Path, dst: Path, claim: Path) -> subprocess.Popen[bytes] | None:
-    """Start the detached job that writes `dst` (the caller holds `claim`; the job takes it over)."""
-    exe = shutil.which("pigz")
-    if exe is None or os.name != "posix":
-        return None
-    return subprocess.Popen(["sh", "-c", ZOPFLI_JOB, "sh", str(src), str(dst), str(claim), exe],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True, preexec_fn=_nice)
-
-
 def _brotli(src: Path, dst: Path) -> None:
     import brotli  # type: ignore[import-not-found]
 
@@ -334,8 +300,6 @@ class StaticCompression:
         encoders = available_encoders()
         self.encodings = [e for e in (encodings if encodings is not None else list(encoders)) if e in encoders]
         self._encoders = dict(encoders)
-        self.zopfli = ("gzip" in self.encodings and shutil.which("pigz") is not None
-                       and os.environ.get("COMPANION_ZOPFLI", "1") != "0")
         self._locks: dict[tuple[str, str], threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._background: set[tuple[str, str]] = set()
@@ -471,32 +435,6 @@ class StaticCompression:
                         self.variant(rel, f, st, enc)
                 except OSError:
                     continue
-        if self.zopfli:
-            self.zopfli_all([r for r in rels if r in ZOPFLI_FILES])
-
-    def zopfli_all(self, rels: list[str]) -> None:
-        """zopfli copies of these files, one job at a time (a job outlives a stopped server)."""
-        for rel in rels:
-            found = self.resolve("/" + rel)
-            if found is None:
-                continue
-            f = found[1]
-            try:
-                st = f.stat()
-            except OSError:
-                continue
-            dst = self._cache_path(rel, f, st, ZOPFLI)
-            if dst.exists() or st.st_size < ZOPFLI_MIN:
-                continue
-            dst.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            claim = dst.with_name(dst.name + ".busy")
-            if not _claim(claim):
-                continue  # another server's job is on it
-            job = start_zopfli(f, dst, claim)
-            if job is None:
-                claim.unlink(missing_ok=True)
-                return
-            job.wait()
 
     def _compress_later(self, rel: str, f: Path, st: os.stat_result, enc: str) -> None:
         key = (rel, enc)
@@ -513,16 +451,12 @@ class StaticCompression:
 
     async def choose(self, rel: str, f: Path, st: os.stat_result, accept: set[str]) -> tuple[str, Path, str]:
         """The encoding, file and its kind (for the ETag) to send: the best accepted one ready now;
-        gzip is made on the spot; a zopfli gzip of a big boot file once the start-up thread made it."""
+        gzip is made on the spot."""
         if not self.compressible(f, st):
             return "identity", f, "identity"
         for enc in self.encodings:
             if enc not in accept:
                 continue
-            if enc == "gzip" and self.zopfli and st.st_size >= ZOPFLI_MIN:
-                got = self.ready(rel, f, st, ZOPFLI)  # (made by the start-up thread only)
-                if got is not None:
-                    return enc, got, ZOPFLI
             got = self.ready(rel, f, st, enc)
             if got is not None:
                 return enc, got, enc

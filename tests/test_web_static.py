@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import gzip
+import os
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+import companion.web as web
 from companion.app import build
 from companion.table.hub import Hub
 from companion.table.store import SQLiteStore
@@ -186,3 +191,34 @@ def test_ws_per_table_seam(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
         assert 'flet.webSocketEndpoint="/ws";' in c.get("/").text
         with c.websocket_connect("/ws/ABCD") as ws:  # Flet's handler accepts it
             assert ws is not None
+
+
+def test_a_claim_left_by_a_dead_server_is_taken_over(tmp_path: Path) -> None:
+    claim = tmp_path / "x.gz.busy"
+    claim.write_text("999999999")  # no such process
+    (tmp_path / "x.gz.999999999.1.tmp").write_bytes(b"half")
+    assert web._claim(claim)
+    assert claim.read_text() == str(os.getpid()) and not (tmp_path / "x.gz.999999999.1.tmp").exists()
+    assert not web._claim(claim)  # held by a live process (this one)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_an_encoder_dies_with_its_server(tmp_path: Path) -> None:
+    """A killed server's compressor must not run on for minutes as an orphan."""
+    pid_file = tmp_path / "child.pid"
+    code = ("import subprocess, sys; from companion.web import _lowest_priority; "
+            "p = subprocess.Popen(['sleep', '60'], preexec_fn=_lowest_priority); "
+            f"open({str(pid_file)!r}, 'w').write(str(p.pid))")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parent.parent, timeout=30)
+    child = int(pid_file.read_text())
+    deadline = time.time() + 5
+    while time.time() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return
+        if Path(f"/proc/{child}/stat").read_text().split(")")[-1].split()[0] == "Z":
+            return  # killed, only waiting to be reaped
+        time.sleep(0.05)
+    os.kill(child, 9)
+    raise AssertionError("the encoder outlived its server")
