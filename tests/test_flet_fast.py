@@ -117,6 +117,31 @@ def test_same_messages_with_and_without(game: str) -> None:
     assert ours == flet_own
 
 
+@pytest.mark.parametrize("game", ["sealed_vote", "lutetia", "quovadis"])
+def test_same_removed_controls(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The removed controls (taken out of the session's index, told they are unmounted) are not
+    in the messages: every diff of a random game walks them both ways and gets the same list."""
+    from flet.controls import object_patch as op
+
+    compared = []
+
+    def both(self: Any) -> Any:
+        for key, dc in self._removed_dataclasses.items():
+            recurse = key not in self._added_dataclasses
+            op.DiffBuilder._removed_controls = flet_fast.ORIGINAL_REMOVED  # it calls itself for the children
+            try:
+                theirs = list(flet_fast.ORIGINAL_REMOVED(self, dc, recurse))
+            finally:
+                op.DiffBuilder._removed_controls = flet_fast.removed_controls
+            ours = list(flet_fast.removed_controls(self, dc, recurse))
+            compared.append(([id(c) for c in ours] == [id(c) for c in theirs], len(theirs)))
+            yield from theirs
+    monkeypatch.setattr(op.DiffBuilder, "get_removed_controls", both)
+    asyncio.run(_play(game, 25, seed=5))
+    assert len(compared) > 20 and sum(n for _, n in compared) > 100
+    assert all(same for same, _ in compared)
+
+
 def _dataclass_init(init: Any) -> Any:
     """The dataclass __init__ inside @value's wrapper (a control's __init__ is its own)."""
     for cell in init.__closure__ or ():

@@ -1,4 +1,4 @@
-"""Faster copies of two hot paths of Flet 1.0.5, with the same behaviour.
+"""Faster copies of three hot paths of Flet 1.0.5, with the same behaviour.
 
 1. Building a control. A Flet control is a dataclass whose public fields are `Prop`
 descriptors; its generated `__init__` assigns every field – 50–65 for a Text or a Container –
@@ -22,7 +22,16 @@ reads; an unset one is a plain default), the few other fields by getattr; field 
 per class. One difference in principle: a control's fields are read before the walk goes into
 the first of its children, where the original read each one just before its turn – the same
 unless configuring a child changed a later field of its parent (the message comparison below,
-over every game's screens, shows no such case). flet is pinned (flet==1.0.5); `install()` refuses another version, and
+over every game's screens, shows no such case).
+
+3. Walking removed controls (`DiffBuilder._removed_controls`) and the configure walk above: the
+original nests one generator per level of the tree (`yield from`), so every control found
+is passed up through every level above it; both are consumed at once, into a list, by their
+only callers. The copies walk the same way, in the same order, into a list; the removed walk,
+like the configure walk, only through the fields that can hold what it acts on (a control, a
+list or a dict – Flet's screens are frozen trees: it went through every field of each).
+
+flet is pinned (flet==1.0.5); `install()` refuses another version, and
 tests/test_flet_fast.py compares Flet's own and these on the screens of every game (the same
 messages are sent) and every sped-up class's constructor (the same control is built).
 """
@@ -44,6 +53,7 @@ PINNED = "1.0.5"
 _PLAIN = frozenset((str, int, float, bool, type(None)))
 _FIELDS: dict[type, _Walk] = {}
 ORIGINAL = _op.DiffBuilder._configure_dataclass
+ORIGINAL_REMOVED = _op.DiffBuilder._removed_controls
 
 
 _WALKS: dict[type, bool] = dict.fromkeys(_PLAIN, False)
@@ -127,7 +137,18 @@ def _first(pair: tuple[int, Any]) -> int:
 
 def configure_dataclass(self: Any, item: Any, parent: Any, frozen: bool,
                         configure_setattr_only: bool = False) -> Iterator[Any]:
-    """DiffBuilder._configure_dataclass of flet 1.0.5 (see its docstring), minus the wasted work."""
+    """DiffBuilder._configure_dataclass of flet 1.0.5 (see its docstring), minus the wasted work.
+
+    The walk runs at once and the controls come from a list: the original's generators, one
+    per level (`yield from`), passed every control up through every level above it. Its only
+    caller consumes all of it at once (DiffBuilder.get_added_controls, into a list)."""
+    out: list[Any] = []
+    _configure(self, item, parent, frozen, configure_setattr_only, out)
+    return iter(out)
+
+
+def _configure(self: Any, item: Any, parent: Any, frozen: bool, configure_setattr_only: bool,
+               out: list[Any]) -> None:
     if type(item) in _PLAIN:
         return
     if dataclasses.is_dataclass(item):
@@ -151,11 +172,11 @@ def configure_dataclass(self: Any, item: Any, parent: Any, frozen: bool,
                 item.build()
                 item._before_update_safe()
                 object.__setattr__(item, "_initialized", True)
-            yield item
+            out.append(item)
         if not configure_setattr_only:
             child_parent = item if is_control else parent
             for value in _children(item, item_cls):
-                yield from configure_dataclass(self, value, child_parent, frozen)
+                _configure(self, value, child_parent, frozen, False, out)
         if not frozen:
             dst_dirty = getattr(item, "_dirty", None)
             if dst_dirty is not None:
@@ -167,10 +188,39 @@ def configure_dataclass(self: Any, item: Any, parent: Any, frozen: bool,
                 object.__setattr__(item, "__changes", {})
     elif isinstance(item, dict):
         for v in item.values():
-            yield from configure_dataclass(self, v, parent, frozen)
+            _configure(self, v, parent, frozen, False, out)
     elif isinstance(item, list):
         for v in item:
-            yield from configure_dataclass(self, v, parent, frozen)
+            _configure(self, v, parent, frozen, False, out)
+
+
+def removed_controls(self: Any, item: Any, recurse: bool) -> Iterator[Any]:
+    """DiffBuilder._removed_controls of flet 1.0.5, the same walk run at once into a list (its
+    only caller, DiffBuilder.get_removed_controls, is consumed at once, into a list)."""
+    out: list[Any] = []
+    _removed(self.control_cls, item, recurse, out)
+    return iter(out)
+
+
+def _removed(control_cls: Any, item: Any, recurse: bool, out: list[Any]) -> None:
+    if control_cls and isinstance(item, control_cls):
+        if hasattr(item, "__prev_lists"):
+            for item_list in getattr(item, "__prev_lists", {}).values():
+                _removed(control_cls, item_list, recurse, out)
+            for item_dict in getattr(item, "__prev_dicts", {}).values():
+                _removed(control_cls, item_dict, recurse, out)
+            for item_class in getattr(item, "__prev_classes", {}).values():
+                _removed(control_cls, item_class, recurse, out)
+        elif recurse:  # the fields that can hold a control, a list or a dict (nothing else counts)
+            for value in _children(item, item.__class__):
+                _removed(control_cls, value, recurse, out)
+        out.append(item)
+    elif isinstance(item, dict):
+        for v in item.values():
+            _removed(control_cls, v, recurse, out)
+    elif isinstance(item, list):
+        for v in item:
+            _removed(control_cls, v, recurse, out)
 
 
 _NO_FACTORY = object()
@@ -274,6 +324,7 @@ def install() -> bool:
     if flet_version != PINNED:
         return False
     _op.DiffBuilder._configure_dataclass = configure_dataclass  # type: ignore[method-assign]
+    _op.DiffBuilder._removed_controls = removed_controls  # type: ignore[method-assign]
     for cls in _control_classes():
         _speed_up(cls)
     return True
@@ -281,6 +332,7 @@ def install() -> bool:
 
 def uninstall() -> None:
     _op.DiffBuilder._configure_dataclass = ORIGINAL  # type: ignore[method-assign]
+    _op.DiffBuilder._removed_controls = ORIGINAL_REMOVED  # type: ignore[method-assign]
     for cls, init in _ORIGINAL_INITS.items():
         cls.__init__ = init  # type: ignore[misc]
     _ORIGINAL_INITS.clear()
