@@ -356,35 +356,36 @@ class Screen:
 
         The tree is built by `build()` inside a Flet component, so Flet diffs it against the
         previous frame and sends only what changed; controls keep their identity, so a tap
-        that lands during an update is not lost.
+        that lands during an update is not lost. A change at the table is drawn in two steps on
+        every screen: the game's part first (a reveal), then the rest – only the seat list (or
+        only its rows that changed) when the screen's frame around the two is unchanged, else
+        the whole screen. The second step is queued (call_soon) behind the first steps of the
+        table's other screens, which the same change has already queued.
         """
         sig = self._signature()
         if not force and sig == self._sig:
             return
         self._sig = sig
-        if not force and self._slot_in_tree and self._seats_in_tree and self._frame_signature() == self._frame:
-            # Nothing but what the game's part and the seat list show has changed (a choice, a
-            # lock, a reveal, someone's phone waking): redraw those two, not the screen around
-            # them – the game's part now, the seat list behind the other screens' game parts.
-            section = self.game_section()
-            if section is None or section[0] == self._slot.shown or self._slot.redraw(*section):
-                seats = self.seat_section(self._seats_host)
-                if seats.sig != self._seat_slot.shown:
-                    asyncio.get_running_loop().call_soon(self._redraw_seats, seats)
-                return
-        if not force and self._slot_in_tree:
-            # Two steps: the game's part first (a reveal), the rest of the screen once every
-            # screen of the table has had its turn. call_soon queues the second step behind the
-            # first steps of the other sessions, which the same change has already queued.
-            section = self.game_section()
-            if section is not None and section[0] != self._slot.shown and self._slot.redraw(*section):
-                asyncio.get_running_loop().call_soon(self._bump)
-                return
-        self._bump()
+        if force or not self._slot_in_tree:
+            self._bump()
+            return
+        section = self.game_section()
+        if section is not None and section[0] != self._slot.shown and not self._slot.redraw(*section):
+            self._bump()  # the game's part is not on screen (yet): the whole screen
+            return
+        if self._seats_in_tree and self._frame_signature() == self._frame:
+            asyncio.get_running_loop().call_soon(self._redraw_seats)
+        else:
+            asyncio.get_running_loop().call_soon(self._bump)
 
-    def _redraw_seats(self, seats: SeatSection) -> None:
-        """The seat list again: only the rows that changed when all around them is unchanged
-        (a seat chose, locked or woke up: one row on each screen), else the whole list."""
+    def _redraw_seats(self) -> None:
+        """The seat list again if it changed: only the rows that changed when all around them
+        is unchanged (a seat chose, locked or woke up: one row on each screen), else the list."""
+        if self.table is None or not self._seats_in_tree:  # the screen has changed since
+            return
+        seats = self.seat_section(self._seats_host)
+        if seats.sig == self._seat_slot.shown:
+            return
         if seats.around == self._seats_shown and len(seats.rows) == len(self._row_slots):
             slots = self._row_slots
             if all(slots[i].on_screen() for i in range(len(seats.rows))):
