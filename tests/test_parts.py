@@ -197,6 +197,41 @@ async def test_seat_list_follows_every_change() -> None:
     await asyncio.sleep(0)
 
 
+async def test_history_signed_once_per_state_and_right_after_undo(monkeypatch: Any) -> None:
+    """The past rounds' signature is worked out once per state for all screens of the table
+    (not once or more per screen), and an undone reveal followed by another vote shows the new
+    votes in every screen's history."""
+    t, tokens, server, pubsub = await _table(3)
+    clients = await H.open_table(server, pubsub, t, tokens, host=True)
+
+    async def vote(values: list[int], question: str) -> None:
+        await t.request(t.host_token, {"op": "host_act", "action": {
+            "type": "ask", "mode": "number", "question": question, "min": 0, "max": 9}})
+        for tok, value in zip(tokens, values, strict=True):
+            await t.request(tok, {"op": "act", "action": {"type": "submit", "value": value}})
+        for tok in tokens:
+            await t.request(tok, {"op": "act", "action": {"type": "lock"}})
+        await H.quiet(clients)
+    for rnd in range(3):
+        await vote([rnd, rnd, rnd], f"R{rnd}")
+    made: list[str] = []
+    real = t.memo
+    monkeypatch.setattr(t, "memo", lambda kind, make: real(kind, lambda: made.append(kind) or make()))
+    await vote([1, 2, 3], "Before undo")
+    history = [k for k in made if k.startswith("sv.history")]
+    assert 0 < len(history) <= 2 * 7, made  # 7 states (a question, 3 votes, 3 locks), 4 screens
+    for _ in range(7):  # the 3 locks (the last one revealed), the 3 votes, the question
+        await t.request(t.host_token, {"op": "undo"})
+    await H.quiet(clients)
+    await vote([7, 8, 9], "After undo")
+    for c in clients:
+        texts = [x.value for x in walk(c.session.page.views) if isinstance(x, ft.Text)]  # type: ignore[union-attr]
+        assert "Before undo" not in " ".join(texts) and "9" in texts, texts
+    for c in clients:
+        c.close()
+    await asyncio.sleep(0)
+
+
 def test_signature_equal_exactly_for_equal_data() -> None:
     """A part is passed over when its data is equal, whether or not the data shares objects."""
     name = "Ada " * 10

@@ -352,6 +352,11 @@ class Table:
             self._cache[key] = make(state, seat)
         return self._cache[key]
 
+    def memo(self, kind: str, make: Callable[[], Any]) -> Any:
+        """Anything worked out from the current state alone (the same for every seat), once per
+        state: e.g. a screen's signature of data that every seat's view holds alike."""
+        return self._cached(kind, None, lambda state, seat: make())
+
     def view(self, seat: int | None) -> dict[str, Any] | None:
         if self.state is None:
             return None

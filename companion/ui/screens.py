@@ -346,8 +346,10 @@ class Screen:
         t = self.table
         if t is None:
             return kit.signature(self.role, self.lang, self.error, sorted(self.hub.tables))
-        view = t.view(None if self.role in ("host", "watch") else self.seat)
-        return kit.signature(self.role, self.lang, t.phase, t.public_seats(), view, self.seat,
+        # The table's state by its version (every stored entry counts it up), not by the view:
+        # a screen whose view did not change gets past this check and then finds its parts
+        # unchanged (render); marshalling the view here cost as much again as the parts' own.
+        return kit.signature(self.role, self.lang, t.code, t.version, t.public_seats(), self.seat,
                              list(t.spectators.values()) if self.role == "host" else None,
                              self.token is not None and t.is_spectator(self.token))
 
@@ -645,12 +647,14 @@ class Screen:
                 ctx = self.ctx()
                 show = mod.result if ended and hasattr(mod, "result") else mod.phone
                 # A game may say what its phone part shows of the view (less than all of it).
-                shown = mod.phone_sig(ctx.view) if hasattr(mod, "phone_sig") and not ended else ctx.view
+                shown = mod.phone_sig(ctx) if hasattr(mod, "phone_sig") and not ended else ctx.view
                 return ctx.sig(("phone", t.phase, shown, ctx.legal, local)), lambda: show(ctx)
         else:
             ctx = self.ctx(host_view=True)
         show = mod.result if ended and hasattr(mod, "result") else mod.host
-        return ctx.sig(("public", t.phase, ctx.view, ctx.legal, local)), lambda: show(ctx)
+        # A game may say what its public part shows of the view in a cheaper form.
+        shown = mod.public_sig(ctx) if hasattr(mod, "public_sig") and not ended else ctx.view
+        return ctx.sig(("public", t.phase, shown, ctx.legal, local)), lambda: show(ctx)
 
     def game_live(self) -> ft.Control:
         section = self.game_section()

@@ -38,6 +38,16 @@ def _results(ctx: UiContext, res: dict[str, Any], big: bool = False) -> list[ft.
     return rows
 
 
+def _history_sig(ctx: UiContext, skip_latest: bool = False) -> bytes:
+    """The past rounds as signature bytes, worked out once per state for all screens of the
+    table (every seat's view holds the same history, all of it public). Marshalling a long
+    evening's history on each screen, several times per change, made late reveals slower."""
+    def make() -> bytes:
+        items = ctx.view["history"]
+        return kit.signature(items[1:] if skip_latest else items)
+    return ctx.table.memo(f"sv.history:{skip_latest}", make)  # type: ignore[no-any-return]
+
+
 def _history(ctx: UiContext, view: dict[str, Any], skip_latest: bool) -> list[ft.Control]:
     items = view["history"][1:] if skip_latest else view["history"]
     if not items:
@@ -49,7 +59,7 @@ def _history(ctx: UiContext, view: dict[str, Any], skip_latest: bool) -> list[ft
                 for h in items]
     # All past rounds in one part as well: a change that adds none (a lock, a reveal) passes
     # them over in one step, however long the evening has been.
-    return [ctx.part(("part:history", items), rounds, key="history")]
+    return [ctx.part(("part:history", _history_sig(ctx, skip_latest)), rounds, key="history")]
 
 
 def _past_round(ctx: UiContext, h: dict[str, Any]) -> ft.Control:
@@ -59,11 +69,19 @@ def _past_round(ctx: UiContext, h: dict[str, Any]) -> ft.Control:
     return kit.card(ft.Text(head, size=15, weight=ft.FontWeight.BOLD), *_results(ctx, h))
 
 
-def phone_sig(view: dict[str, Any]) -> dict[str, Any]:
+def phone_sig(ctx: UiContext) -> dict[str, Any]:
     """What a phone's game part shows of the view: not who else has chosen or locked (the seat
-    list shows that), so another player's tap does not redraw this part."""
+    list shows that), so another player's tap does not redraw this part; the history by its
+    signature."""
+    view = ctx.view
     rnd = view["round"]
-    return {**view, "round": {k: rnd.get(k) for k in ("revealed", "mine", "my_locked")}}
+    return {**view, "round": {k: rnd.get(k) for k in ("revealed", "mine", "my_locked")},
+            "history": _history_sig(ctx)}
+
+
+def public_sig(ctx: UiContext) -> dict[str, Any]:
+    """What the host's (and a spectator's) game part shows of the view, the history by its signature."""
+    return {**ctx.view, "history": _history_sig(ctx)}
 
 
 def phone(ctx: UiContext) -> list[ft.Control]:
