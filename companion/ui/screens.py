@@ -242,6 +242,8 @@ class Screen:
 
     # ---------- routing ----------
     async def route(self, route: str) -> None:
+        """Show what the address asks for: the home screen, a table's host screen (`/host/CODE`)
+        or a phone's (`/t/CODE`), with the key or seat token from the address or storage."""
         self._route = route
         url = urlparse(route or "/")
         parts = [p for p in url.path.split("/") if p]
@@ -262,34 +264,10 @@ class Screen:
                 self.render(force=True)
                 return
             self.table = table
-            address = None  # the address to move to when the token came from storage
             if parts[0] == "host":
-                self.role = "host"
-                tok = (query.get("k") or [None])[0]
-                if not (tok and table.is_host(tok)):
-                    tok = await self._get(f"host:{table.code}", late=route)
-                    address = f"/host/{table.code}?k={tok}"
-                if isinstance(tok, str) and table.is_host(tok):
-                    self.token = tok
-                    await self._set(f"host:{table.code}", tok)
-                else:
-                    self.role = "watch"
+                address = await self._host_token(table, query, route)
             else:
-                self.role = "phone"
-                # The seat token: from the address (`?s=`, put there when the seat was taken –
-                # a tab Flet re-creates after a server restart has no working storage, Flet
-                # #6412, but it sends its address), else from the browser's storage.
-                tok = (query.get("s") or [None])[0]
-                if tok and (table.seat_of(tok) is not None or table.is_spectator(tok)):
-                    await self._set(f"seat:{table.code}", tok)
-                else:
-                    tok = await self._get(f"seat:{table.code}", late=route)
-                    address = f"/t/{table.code}?s={tok}"
-                self.token = tok if isinstance(tok, str) else None
-                self.seat = table.seat_of(self.token)
-                if self.seat is not None:
-                    self._present = True
-                    table.connect(self.seat)
+                address = await self._seat_token(table, query, route)
             table.subscribe(self._changed)
             if address is not None and self.token is not None and (
                     self.seat is not None or table.is_spectator(self.token) or self.role == "host"):
@@ -302,6 +280,43 @@ class Screen:
         else:
             self.role = "home"
         self.render(force=True)
+
+    async def _host_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
+        """The host key from the address (`?k=`) or else the browser's storage; without a valid
+        one this screen only watches. Returns the address to move to when the key came from
+        storage (so it is in the address too), else None."""
+        self.role = "host"
+        address = None
+        tok = (query.get("k") or [None])[0]
+        if not (tok and table.is_host(tok)):
+            tok = await self._get(f"host:{table.code}", late=route)
+            address = f"/host/{table.code}?k={tok}"
+        if isinstance(tok, str) and table.is_host(tok):
+            self.token = tok
+            await self._set(f"host:{table.code}", tok)
+        else:
+            self.role = "watch"
+        return address
+
+    async def _seat_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
+        """The phone's seat token – from the address (`?s=`, put there when the seat was taken: a
+        tab Flet re-creates after a server restart has no working storage, Flet #6412, but it
+        sends its address), else from the browser's storage – and its seat, marked present.
+        Returns the address to move to when the token came from storage, else None."""
+        self.role = "phone"
+        address = None
+        tok = (query.get("s") or [None])[0]
+        if tok and (table.seat_of(tok) is not None or table.is_spectator(tok)):
+            await self._set(f"seat:{table.code}", tok)
+        else:
+            tok = await self._get(f"seat:{table.code}", late=route)
+            address = f"/t/{table.code}?s={tok}"
+        self.token = tok if isinstance(tok, str) else None
+        self.seat = table.seat_of(self.token)
+        if self.seat is not None:
+            self._present = True
+            table.connect(self.seat)
+        return address
 
     async def go(self, route: str) -> None:
         try:
