@@ -449,27 +449,26 @@ class StaticCompression:
                 self._background.discard(key)
         threading.Thread(target=run, name="static-compress", daemon=True).start()
 
-    async def choose(self, rel: str, f: Path, st: os.stat_result, accept: set[str]) -> tuple[str, Path, str]:
-        """The encoding, file and its kind (for the ETag) to send: the best accepted one ready now;
-        gzip is made on the spot."""
+    async def choose(self, rel: str, f: Path, st: os.stat_result, accept: set[str]) -> tuple[str, Path]:
+        """The encoding and file to send: the best accepted one ready now; gzip is made on the spot."""
         if not self.compressible(f, st):
-            return "identity", f, "identity"
+            return "identity", f
         for enc in self.encodings:
             if enc not in accept:
                 continue
             got = self.ready(rel, f, st, enc)
             if got is not None:
-                return enc, got, enc
-            if self._cache_path(rel, f, st, enc).with_name(
-                    self._cache_path(rel, f, st, enc).name + ".skip").exists():
+                return enc, got
+            path = self._cache_path(rel, f, st, enc)
+            if path.with_name(path.name + ".skip").exists():
                 continue
             if enc == "gzip":
                 got = await asyncio.to_thread(self.variant, rel, f, st, enc)
                 if got is not None:
-                    return enc, got, enc
+                    return enc, got
             else:
                 self._compress_later(rel, f, st, enc)
-        return "identity", f, "identity"
+        return "identity", f
 
     # ---------- ASGI ----------
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -508,9 +507,9 @@ class StaticCompression:
             return
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
         accept = accepted(headers.get(b"accept-encoding", b"").decode("latin-1"))
-        enc, body_path, kind = await self.choose(rel, f, st, accept)
+        enc, body_path = await self.choose(rel, f, st, accept)
         base = f"{st.st_size:x}-{st.st_mtime_ns:x}"
-        etag = f'"{base}-{kind}"'
+        etag = f'"{base}-{enc}"'
         out = [(b"content-type", self._content_type(f)), (b"cache-control", cache_control),
                (b"etag", etag.encode()), (b"vary", b"accept-encoding"), *FLET_HEADERS]
         inm = headers.get(b"if-none-match", b"").decode("latin-1")

@@ -422,9 +422,7 @@ class Screen:
         t = self.table
         if t is None:
             return kit.signature("frame", self.role, self.lang, self.error, self._finding)
-        can_reveal = None
-        if self.role == "host":
-            can_reveal = t.phase == "playing" and any(a.get("type") == "reveal" for a in t.legal(None))
+        can_reveal = self.can_reveal() if self.role == "host" else None
         return kit.signature("frame", self.role, self.lang, self.error, self._finding, t.code, t.game_id,
                              t.phase, self.seat, self.token, t.seat_of(self.token),
                              self.token is not None and t.is_spectator(self.token),
@@ -627,9 +625,7 @@ class Screen:
                                 lambda: self.join_card(url, big)))
             out.append(self.seat_part(host=self.role == "host"))
         if self.role == "host":
-            legal = t.legal(None)
-            can_reveal = t.phase == "playing" and any(a.get("type") == "reveal" for a in legal)
-            out.append(kit.part(("controls", self.lang, t.phase, can_reveal), self.host_controls))
+            out.append(kit.part(("controls", self.lang, t.phase, self.can_reveal()), self.host_controls))
         if t.phase == "lobby":
             out.append(ft.Text(self.t("ui.host.lobby_hint"), size=18))
         elif t.state is not None:
@@ -803,6 +799,11 @@ class Screen:
                                      icon_color=ft.Colors.PRIMARY if chosen else None))
         return ft.Row(row, spacing=8)
 
+    def can_reveal(self) -> bool:
+        """Whether the game offers the host a reveal now (its legal actions say so)."""
+        t = self.table
+        return t is not None and t.phase == "playing" and any(a.get("type") == "reveal" for a in t.legal(None))
+
     def host_controls(self) -> ft.Control:
         t = self.table
         assert t is not None
@@ -815,7 +816,7 @@ class Screen:
                 await op(e, "start")
             btns.append(kit.button(self.t("ui.host.start"), start, icon=ft.Icons.PLAY_ARROW))
         if t.phase == "playing":
-            if any(a.get("type") == "reveal" for a in t.legal(None)):
+            if self.can_reveal():
                 async def reveal(e: Any) -> None:
                     await self.request({"op": "host_act", "action": {"type": "reveal"}})
                 btns.append(kit.button(self.t("ui.host.reveal"), reveal, icon=ft.Icons.VISIBILITY))
