@@ -290,6 +290,9 @@ def variants(kinds: list[str], renderers: list[str], encodings: list[str]) -> li
                     out.append({"name": f"companion {r} {e}, previous (full icons, script preloads)",
                                 "kind": "ours", "renderer": r, "enc": e,
                                 "env": {"COMPANION_ICON_SUBSET": "0", "COMPANION_PRELOAD_TAGS": "0"}})
+                elif kind == "nobootcookie":  # the first screen's storage values asked over the socket
+                    out.append({"name": f"companion {r} {e}, no boot cookie", "kind": "ours", "renderer": r,
+                                "enc": e, "env": {"COMPANION_BOOT_COOKIE": "0"}})
                 elif kind == "fullicons":  # the whole Material icon font instead of the app's subset
                     out.append({"name": f"companion {r} {e}, full icon font", "kind": "ours", "renderer": r,
                                 "enc": e, "env": {"COMPANION_ICON_SUBSET": "0"}})
@@ -400,7 +403,8 @@ def main() -> None:
     ap.add_argument("--latency", type=float, default=20.0)
     ap.add_argument("--returns", type=int, default=1, help="return visits per first join")
     ap.add_argument("--variants", default="stock,before,ours",
-                    help="stock, before (revalidated, no preload, no warm imports), nopreload, previous, scriptpreload, fullicons, ours")
+                    help="stock, before (revalidated, no preload, no warm imports), nopreload, previous, scriptpreload, fullicons, "
+                         "nobootcookie, ours")
     ap.add_argument("--renderers", default="auto")
     ap.add_argument("--encodings", default="gzip")
     ap.add_argument("--data-dir", default=None, help="keeps the compressed copies between runs")

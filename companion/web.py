@@ -57,6 +57,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from companion.ui import boot
+
 Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -296,6 +298,8 @@ class StaticCompression:
         self.version = self._version()
         self.preload = os.environ.get("COMPANION_STATIC_PRELOAD", "1") != "0"
         self.preload_tags = os.environ.get("COMPANION_PRELOAD_TAGS", "1") != "0"
+        # the page hands the first screen's storage values over with the socket (companion/ui/boot.py)
+        self.boot_cookie = os.environ.get("COMPANION_BOOT_COOKIE", "1") != "0"
         self.fonts = self._fonts()
         encoders = available_encoders()
         self.encodings = [e for e in (encodings if encodings is not None else list(encoders)) if e in encoders]
@@ -473,8 +477,13 @@ class StaticCompression:
     # ---------- ASGI ----------
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if self.ws_per_table and scope["type"] == "websocket" and TABLE_WS.match(path):
-            scope = {**scope, "path": "/ws", "raw_path": b"/ws"}
+        if scope["type"] == "websocket":
+            if self.ws_per_table and TABLE_WS.match(path):
+                scope = {**scope, "path": "/ws", "raw_path": b"/ws"}
+            # the session this socket starts reads it (its tasks copy this task's context)
+            boot.BOOT.set(boot.from_scope(scope) if self.boot_cookie else None)
+            await self.app(scope, receive, send)
+            return
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
             await self.app(scope, receive, send)
             return
@@ -604,6 +613,8 @@ class StaticCompression:
     def rewrite_page(self, html: str, ws_path: str | None = None, ua: str = "") -> str:
         if ws_path:
             html = WS_ENDPOINT.sub(f'flet.webSocketEndpoint="{ws_path}";', html)
+        if self.boot_cookie and "<head>" in html:
+            html = html.replace("<head>", "<head>\n" + boot.BOOT_JS, 1)
         if not self.versioned or 'flet.assetBase="/";' not in html:
             return html  # (mounted below a path prefix: left as Flet wrote it)
         pre = f"/v/{self.version}/"

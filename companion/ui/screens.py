@@ -25,7 +25,7 @@ from companion.games.base import RuleError
 from companion.table.hub import Hub, normalise_code
 from companion.table.store import StoreError
 from companion.table.table import COLOURS, Table
-from companion.ui import kit
+from companion.ui import boot, kit
 from companion.ui.games import screens as game_screens
 from companion.ui.kit import UiContext
 
@@ -94,6 +94,8 @@ class Screen:
         self._prefetched: dict[str, Any] = {}  # answers asked for at start, used once
         self._background: set[asyncio.Future[Any]] = set()
         self._finding = False  # the browser's storage has not answered yet: the seat is unknown
+        self._defer_go = False  # start() draws the first screen itself, then moves to `_deferred`
+        self._deferred: str | None = None
         self._join_field: ft.TextField | None = None
         self.error: str | None = None
 
@@ -108,28 +110,47 @@ class Screen:
         p.on_disconnect = self._on_disconnect
         p.on_connect = self._on_connect
         p.on_close = self._on_close
-        # Everything the first screen needs from the browser, asked at once (one round trip, not
-        # three in a row): the saved language, the device's language, this table's stored token.
         parts = [q for q in urlparse(p.route or "/").path.split("/") if q]
         token_key = None
         if len(parts) >= 2 and parts[0] in ("t", "host"):
             token_key = f"{'seat' if parts[0] == 't' else 'host'}:{normalise_code(parts[1]) or parts[1]}"
-        saved, info, token = await asyncio.gather(
-            self._get("lang"), asyncio.wait_for(p.get_device_info(), 3),
-            self._get(token_key, late=p.route or "/") if token_key else asyncio.sleep(0), return_exceptions=True)
-        if token_key and not isinstance(token, BaseException):
-            self._prefetched[token_key] = token
+        hint = boot.BOOT.get()
+        if hint is not None and (token_key is None or hint.key == token_key):
+            # What the page read from the browser's storage when it loaded (companion/ui/boot.py):
+            # nothing to ask, so the whole first screen goes out in one message, then the address.
+            saved: Any = hint.lang
+            device_lang = hint.device_lang
+            if token_key:
+                self._prefetched[token_key] = hint.value
+            self._defer_go = True
+        else:
+            # Everything the first screen needs from the browser, asked at once (one round trip,
+            # not three in a row): the saved language, the device's language, this table's token.
+            saved, info, token = await asyncio.gather(
+                self._get("lang"), asyncio.wait_for(p.get_device_info(), 3),
+                self._get(token_key, late=p.route or "/") if token_key else asyncio.sleep(0),
+                return_exceptions=True)
+            if token_key and not isinstance(token, BaseException):
+                self._prefetched[token_key] = token
+            device_lang = None if isinstance(info, BaseException) else getattr(info, "language", None)
         if isinstance(saved, str) and saved in i18n.LANGS:
             self.lang = saved
-        elif not isinstance(info, BaseException):
-            self.lang = i18n.pick_lang(getattr(info, "language", None))
         else:
-            self.lang = "en"
-        # The first frame before the route: route() talks to the browser's storage, and a call
-        # sent before the first frame reaches a client that has not registered the storage
-        # service yet (its answer then ends the socket: "Control with ID N is not registered").
-        p.render(Root, self)
-        await self.route(p.route)
+            self.lang = i18n.pick_lang(device_lang)
+        if self._defer_go:
+            await self.route(p.route)  # (drawn by the render below: Root is not mounted yet)
+            p.render(Root, self)
+            self._defer_go = False
+            if self._deferred is not None:
+                address, self._deferred = self._deferred, None
+                await self.go(address)
+        else:
+            # The first frame before the route: route() talks to the browser's storage, and a
+            # call sent before the first frame reaches a client that has not registered the
+            # storage service yet (its answer then ends the socket: "Control with ID N is not
+            # registered").
+            p.render(Root, self)
+            await self.route(p.route)
         self._prefetched.clear()
 
     async def _get(self, key: str, late: str | None = None) -> Any:
@@ -275,7 +296,10 @@ class Screen:
                 # re-creates after a server restart (storage dead, Flet #6412) still finds it.
                 self.render(force=True)
                 self._pushed = address
-                await self.go(address)
+                if self._defer_go:  # start(): after the first frame, which is not drawn yet
+                    self._deferred = address
+                else:
+                    await self.go(address)
                 return
         else:
             self.role = "home"

@@ -22,6 +22,9 @@ import os
 import time
 from typing import Any
 
+import msgpack
+
+from companion.ui import boot
 from tests.browser.helpers import (
     HOST,
     PHONE,
@@ -42,9 +45,27 @@ STRICT = os.environ.get("STRICT_RECONNECT") == "1"
 LOST: list[str] = []  # drops after which a phone came back without its seat (known bug, see below)
 
 
+def storage_reads(page: Any) -> list[str]:
+    """The keys the server asks this page's browser storage for (filled as frames arrive)."""
+    keys: list[str] = []
+
+    def frame(payload: Any) -> None:
+        if isinstance(payload, bytes | bytearray) and payload[:1] == b"\x00":
+            try:
+                action, body = msgpack.unpackb(payload[1:], strict_map_key=False)
+            except Exception:
+                return
+            if action == 5 and isinstance(body, dict) and body.get("name") in ("get", "get_device_info"):
+                keys.append(str((body.get("args") or {}).get("key", body["name"])))
+
+    page.on("websocket", lambda ws: ws.on("framereceived", frame))
+    return keys
+
+
 class Phone:
     def __init__(self, browser: Any, ctx: Any, page: Any, url: str) -> None:
         self.browser, self.ctx, self.page, self.url = browser, ctx, page, url
+        self.reads: list[str] = []  # what the server asked the browser's storage since the page opened
 
     async def reopen(self, kind: str) -> None:
         if kind == "reload":
@@ -52,12 +73,14 @@ class Phone:
         elif kind == "new_tab":
             await self.page.close()
             self.page = await self.ctx.new_page()
+            self.reads = storage_reads(self.page)
             await self.page.goto(self.url)
         elif kind == "browser":  # closed and reopened: the browser keeps its storage
             state = await self.ctx.storage_state()
             await self.ctx.close()
             self.ctx = await self.browser.new_context(viewport=PHONE, storage_state=state)
             self.page = await self.ctx.new_page()
+            self.reads = storage_reads(self.page)
             await self.page.goto(self.url)
         elif kind == "offline":
             await self.ctx.set_offline(True)
@@ -154,6 +177,10 @@ async def test_phones_drop_and_return_52_times(browser: Any, server: Any) -> Non
                                for p, k, n, c in zip(phones[:2], kinds, NAMES, picks, strict=False)])
         await asyncio.gather(*[back_on_seat(p, k, f"{n} (you)", rnd, f"Your choice: {c}", "Lock my choice")
                                for p, k, n, c in zip(phones[2:], kinds[2:], NAMES[2:], picks[2:], strict=True)])
+        for p, k in zip(phones, kinds, strict=True):
+            if k in ("new_tab", "browser"):  # a fresh page: its seat came with the socket (companion/ui/boot.py)
+                assert p.reads == [], f"{k}: the server asked the browser for {p.reads}"
+                assert boot.COOKIE not in await p.page.evaluate("document.cookie"), "deleted once the socket opened"
         await shows(host, rnd, "2 of 4 have locked")
         for p in phones[2:]:
             await tap(p.page, "Lock my choice")

@@ -1,0 +1,82 @@
+"""What a phone's first screen needs from its browser, handed over with the WebSocket handshake.
+
+A new session used to ask the browser three things before it could draw anything: the saved
+language, the device's language and this table's seat token (or host key). That was a round
+trip through a phone that is busy starting Flutter – 100–200 ms of a return visit on the
+benchmark machine. Now the page itself (a few lines of script in index.html, `BOOT_JS`) reads the
+same values from localStorage when it loads and puts them into a short-lived cookie, `tc_boot`;
+the browser sends it with the WebSocket handshake, the server hands it to the session through
+`BOOT`, and the first screen goes out in one message.
+
+The cookie is a hint, never authority: the token in it is checked like any other, it names the
+storage key it was read for (a cookie of another table is ignored), it lives 60 s at most and is
+deleted as soon as the page's first socket is open – a session Flet re-creates later (e.g. after
+a server restart) asks the browser again, as before. Without a usable cookie (cookies off, an
+old page) the session asks, as before.
+"""
+
+from __future__ import annotations
+
+import json
+from contextvars import ContextVar
+from typing import Any, NamedTuple
+from urllib.parse import unquote
+
+
+class Boot(NamedTuple):
+    lang: str | None  # the saved language (SharedPreferences "lang")
+    device_lang: str | None  # navigator.language
+    key: str | None  # the storage key read for this page ("seat:CODE" / "host:CODE"), None on other pages
+    value: str | None  # what that key held
+
+
+COOKIE = "tc_boot"
+MAX_BYTES = 1024
+# Set for the task that serves one WebSocket (companion.web), read by the session it starts.
+BOOT: ContextVar[Boot | None] = ContextVar("tc_boot", default=None)
+
+# Flutter's SharedPreferences on the web keep each value JSON-encoded under "flutter.<key>".
+# The key is made as the server makes it (screens.Screen.start: "seat:"/"host:" + the code
+# without spaces, upper case, at most 12 characters); a mismatch only means the server asks.
+BOOT_JS = r"""<script>(function(){try{
+var s=window.localStorage,c="@COOKIE@=",e="; path=/; SameSite=Strict",k=null,v=null,
+m=/^\/(t|host)\/([^\/?#]+)/.exec(location.pathname);
+function g(n){var x=s.getItem("flutter."+n);if(x===null)return null;x=JSON.parse(x);return typeof x==="string"?x:null;}
+if(m){k=(m[1]==="t"?"seat:":"host:")+decodeURIComponent(m[2]).replace(/\s+/g,"").toUpperCase().slice(0,12);v=g(k);}
+document.cookie=c+encodeURIComponent(JSON.stringify({l:g("lang"),n:navigator.language||null,k:k,v:v}))+e+"; max-age=60";
+var W=window.WebSocket;if(!W)return;
+window.WebSocket=function(u,p){window.WebSocket=W;var w=p===undefined?new W(u):new W(u,p),
+d=function(){document.cookie=c+e+"; max-age=0";};w.addEventListener("open",d);w.addEventListener("error",d);return w;};
+window.WebSocket.prototype=W.prototype;
+}catch(x){}})();</script>
+""".replace("@COOKIE@", COOKIE)
+
+
+def _text(x: Any) -> str | None:
+    return x if isinstance(x, str) and len(x) <= 200 else None
+
+
+def parse(cookie_header: str) -> Boot | None:
+    """The boot values from a Cookie header, None when it has no well-formed `tc_boot`."""
+    for part in cookie_header.split(";"):
+        name, _, raw = part.strip().partition("=")
+        if name != COOKIE or not raw or len(raw) > MAX_BYTES:
+            continue
+        try:
+            data = json.loads(unquote(raw))
+        except ValueError:
+            return None
+        if not isinstance(data, dict):
+            return None
+        return Boot(_text(data.get("l")), _text(data.get("n")), _text(data.get("k")), _text(data.get("v")))
+    return None
+
+
+def from_scope(scope: dict[str, Any]) -> Boot | None:
+    """The boot values sent with an ASGI WebSocket handshake."""
+    for k, val in scope.get("headers", []):
+        if k.lower() == b"cookie":
+            found = parse(val.decode("latin-1"))
+            if found is not None:
+                return found
+    return None
