@@ -82,6 +82,16 @@ INCOMPRESSIBLE = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".woff2", 
 FLET_HEADERS = [(b"cross-origin-opener-policy", b"same-origin"), (b"cross-origin-embedder-policy", b"require-corp"),
                 (b"access-control-allow-origin", b"*")]
 CACHE_CONTROL = b"no-cache"
+# The page may load, connect to and run only what this server sends (plus what it makes itself:
+# blob: workers, data: images, inline scripts and styles). The offline promise, kept by the browser:
+# Flet's client asks a CDN (cdn.jsdelivr.net) for the Rive animation runtime at start-up – the app
+# never shows a Rive animation; offline the request only fails, but at a venue whose Wi-Fi reaches
+# the internet a phone would download it while it joins. ws:/wss: are listed besides 'self'
+# because older browsers do not count the socket to their own host as 'self'.
+CSP = (b"default-src 'self' blob: data:; "
+       b"script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob: data:; "
+       b"style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss: blob: data:; "
+       b"worker-src 'self' blob:; object-src 'none'; base-uri 'self'")
 # Fonts Flutter downloads before the first frame because they are in FontManifest.json, though
 # this app never uses them: the KaTeX fonts (math in Markdown) and the Cupertino icons – about
 # 480 kB gzipped, 10% of a first join. Dropped from the manifest Flet serves.
@@ -587,7 +597,8 @@ class StaticCompression:
         except UnicodeError:
             html = body
         etag = f'"p-{hashlib.sha256(html).hexdigest()[:20]}"'
-        hs += [(b"cache-control", CACHE_CONTROL), (b"etag", etag.encode()), (b"vary", b"accept-encoding, user-agent")]
+        hs += [(b"cache-control", CACHE_CONTROL), (b"etag", etag.encode()), (b"vary", b"accept-encoding, user-agent"),
+               (b"content-security-policy", CSP)]
         if etag in asked.get(b"if-none-match", b"").decode("latin-1"):
             await send({"type": "http.response.start", "status": 304, "headers": hs})
             await send({"type": "http.response.body", "body": b""})

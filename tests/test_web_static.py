@@ -88,6 +88,12 @@ def test_index_has_no_cdn_and_revalidates(client: TestClient) -> None:
         for cdn in ("gstatic.com", "jsdelivr", "googleapis", "unpkg"):
             assert cdn not in html
         assert r.headers["cache-control"] == "no-cache"  # the page names the version: always asked for
+        # the browser itself keeps the page off the internet: every source is this server or the page
+        policy = dict(d.strip().split(" ", 1) for d in r.headers["content-security-policy"].split(";"))
+        assert {"default-src", "script-src", "connect-src", "worker-src"} <= set(policy)
+        allowed = {"'self'", "'unsafe-inline'", "'unsafe-eval'", "'wasm-unsafe-eval'", "'none'", "blob:", "data:",
+                   "ws:", "wss:"}
+        assert all(set(v.split()) <= allowed for v in policy.values()), policy
         again = client.get(path, headers={"Accept": "text/html", "If-None-Match": r.headers["etag"]})
         assert again.status_code == 304
         head = client.head(path, headers={"Accept": "text/html"})

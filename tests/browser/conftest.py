@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import pytest
 import pytest_asyncio
@@ -29,14 +31,47 @@ def chromium() -> str:
     return path
 
 
+def from_the_internet(url: str) -> bool:
+    """A request that would leave the table's network: to a host name (not an address, not localhost)."""
+    u = urlparse(url)
+    if u.scheme not in ("http", "https", "ws", "wss") or not u.hostname or u.hostname == "localhost":
+        return False
+    try:
+        ipaddress.ip_address(u.hostname)
+    except ValueError:
+        return True
+    return False
+
+
 @pytest_asyncio.fixture
 async def browser(chromium: str) -> AsyncIterator[Any]:
+    """One Chromium; every context it opens is watched: no screen may ask the internet for anything
+    (the product's offline promise – Flet's client asks a CDN for the Rive runtime unless the
+    page forbids it, see companion/web.py CSP)."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
         b = await p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        asked: dict[Any, str] = {}  # requests to the internet the browser did not refuse itself
+        new_context = b.new_context
+
+        own: list[str] = []  # the app's own files the page's policy refused (it would be broken)
+
+        def refused(r: Any) -> None:
+            if r.failure == "csp":  # stopped by the page's Content-Security-Policy before any lookup
+                if asked.pop(r, None) is None:
+                    own.append(r.url)
+
+        async def watched_context(*args: Any, **kwargs: Any) -> Any:
+            ctx = await new_context(*args, **kwargs)
+            ctx.on("request", lambda r: asked.update({r: r.url}) if from_the_internet(r.url) else None)
+            ctx.on("requestfailed", refused)
+            return ctx
+        b.new_context = watched_context  # type: ignore[method-assign]
         try:
             yield b
+            assert not asked, f"screens asked the internet for: {sorted(set(asked.values()))}"
+            assert not own, f"the page's Content-Security-Policy refused: {sorted(set(own))}"
         finally:
             # Last look at every screen, for diagnosing a failure (not part of docs/).
             out = Path(os.environ.get("COMPANION_LAST_SCREENS", "/tmp/companion-last-screens"))
