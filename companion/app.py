@@ -168,6 +168,7 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
     renderer = web_renderer()
     api.mount("/", flet_fastapi.app(main, no_cdn=True, assets_dir=str(ASSETS) if ASSETS.is_dir() else None,
                                    app_name="Tabletop Companion", app_short_name="Companion",
+                                   app_description=i18n.t("en", "app.description"),
                                    web_renderer=renderer))
     api.state.server = server
     # Compressed, revalidating static files in front of everything (see companion/web.py); the

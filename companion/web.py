@@ -97,6 +97,10 @@ CSP = (b"default-src 'self' blob: data:; "
 # 480 kB gzipped, 10% of a first join. Dropped from the manifest Flet serves.
 UNUSED_FONT_FAMILIES = ("packages/flutter_math_fork/", "packages/cupertino_icons/")
 FONT_MANIFEST = "/assets/FontManifest.json"
+# The web app manifest (home-screen name and icons): Flet writes the names we give it, but keeps its
+# own colours; ours are the app's theme.
+MANIFEST = "/manifest.json"
+MANIFEST_COLOURS = {"theme_color": "#8d5524", "background_color": "#fff8f5"}
 # Sharding seam (docs/SCALING.md): with ws_per_table, the page of /t/CODE or /host/CODE opens its
 # WebSocket at /ws/CODE, so a reverse proxy hashing on the code keeps page and socket on one process.
 TABLE_PAGE = re.compile(r"^/(?:t|host)/([A-Za-z]{2,12})/?$")
@@ -109,6 +113,7 @@ WS_ENDPOINT = re.compile(r'flet\.webSocketEndpoint="[^"]*";')
 # upgrade is a new URL (no phone keeps running a stale mix).
 VERSIONED = re.compile(r"^/v/([0-9a-f]{1,32})/(.+)$")
 IMMUTABLE = b"public, max-age=31536000, immutable"
+LOADING_IMG = re.compile(r'<img src="([^"]*icons/loading-animation\.png)"[^>]*>')
 PAGE_REF = re.compile(r'\b(src|href)="([A-Za-z0-9_][A-Za-z0-9_./-]*)"')
 # Started by the page itself instead of three hops later (index.html → flutter_bootstrap.js →
 # main.dart.mjs → main.dart.wasm; fonts only once the wasm runs): the files of the build Flutter's
@@ -507,6 +512,9 @@ class StaticCompression:
         if path == FONT_MANIFEST and self.drop_fonts:
             await self.app(scope, receive, self._trim_fonts(send, cache_control))
             return
+        if path == MANIFEST:
+            await self.app(scope, receive, self._own_colours(send, cache_control))
+            return
         found = self.resolve(path)
         if found is None:
             m = TABLE_PAGE.match(path)
@@ -639,6 +647,8 @@ class StaticCompression:
             ref = m.group(2)
             return f'{m.group(1)}="{pre}{ref}"' if self.resolve("/" + ref) is not None else m.group(0)
         html = PAGE_REF.sub(local, html)
+        # the app's own loading screen instead of Flet's logo (companion/ui/boot.py)
+        html = LOADING_IMG.sub(lambda m: boot.loading_screen(m.group(1)), html, count=1)
         if self.preload:
             tags = self.static_preloads(html, ua)
             script = PRELOAD_JS % {"base": json.dumps(pre), "fonts": json.dumps(self.fonts),
@@ -717,6 +727,15 @@ class StaticCompression:
                 return body
             kept = [f for f in fonts if not (isinstance(f, dict) and str(f.get("family", "")).startswith(self.drop_fonts))]
             return json.dumps(kept, separators=(",", ":")).encode()
+        return self._buffered(send, change, cache_control)
+
+    def _own_colours(self, send: Send, cache_control: bytes = CACHE_CONTROL) -> Send:
+        """Flet's manifest.json in the app's colours."""
+        def change(body: bytes) -> bytes:
+            manifest = json.loads(body)
+            if not isinstance(manifest, dict):
+                return body
+            return json.dumps({**manifest, **MANIFEST_COLOURS}, indent=2).encode()
         return self._buffered(send, change, cache_control)
 
     @staticmethod

@@ -17,6 +17,7 @@ old page) the session asks, as before.
 
 from __future__ import annotations
 
+import html
 import json
 from contextvars import ContextVar
 from typing import Any, NamedTuple
@@ -80,3 +81,48 @@ def from_scope(scope: dict[str, Any]) -> Boot | None:
             if found is not None:
                 return found
     return None
+
+
+# ---------- what the page shows until Flutter's first frame ----------
+# Flet's page shows Flet's logo on white for the 1.5–3.5 s a phone needs to start the client. Ours:
+# the app's own icon (tools/draw_icons.py), its name, and "Opening table ABCD…" in the phone's
+# language (the saved one, else the device's: as the app picks it), on the app's background so
+# the first frame does not flash. Flutter removes the whole #loading element at its first frame.
+LOADING_CSS = """<style>
+#loading{flex-direction:column;gap:12px;background:#fff8f5;color:#3b2a1e;
+font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;text-align:center;padding:24px}
+#loading img{width:96px;height:96px}
+#loading .tc-name{font-size:22px;font-weight:600}
+#loading .tc-status{font-size:16px;color:#6b5647;min-height:20px}
+#loading .tc-spin{width:26px;height:26px;margin-top:6px;border:3px solid #ead8c6;border-top-color:#8d5524;
+border-radius:50%;animation:tc-spin .9s linear infinite}
+@keyframes tc-spin{to{transform:rotate(360deg)}}
+@media (prefers-color-scheme:dark){#loading{background:#fff8f5}}
+@media (prefers-reduced-motion:reduce){#loading .tc-spin{animation:none}}
+</style>"""
+LOADING_JS = r"""<script>(function(){try{
+var M=@MESSAGES@,l=null,m=/^\/(t|host)\/([^\/?#]+)/.exec(location.pathname),
+has=function(k){return typeof k==="string"&&Object.prototype.hasOwnProperty.call(M,k);};
+try{l=JSON.parse(localStorage.getItem("flutter.lang"));}catch(e){}
+if(!has(l)){l=(navigator.language||"en").replace("_","-").split("-")[0].toLowerCase();}
+if(!has(l)){l="en";}
+var code=m?decodeURIComponent(m[2]).replace(/\s+/g,"").toUpperCase().slice(0,12):"";
+document.documentElement.lang=l;
+document.getElementById("tc-name").textContent=M[l].n;
+var t=code?M[l].o.replace("{code}",code):M[l].s;
+document.getElementById("tc-status").textContent=t;document.getElementById("loading").setAttribute("aria-label",t);
+}catch(e){}})();</script>"""
+
+
+def loading_screen(icon_src: str) -> str:
+    """The inside of the page's #loading element (the icon's URL given), with its style and script."""
+    from companion import i18n
+
+    messages = {lang: {"n": i18n.t(lang, "ui.home.title"), "o": i18n.t(lang, "boot.opening", code="{code}"),
+                       "s": i18n.t(lang, "boot.starting")} for lang in i18n.LANGS}
+    en = messages["en"]
+    return (f'{LOADING_CSS}<img src="{html.escape(icon_src)}" alt="" />'
+            f'<div class="tc-name" id="tc-name">{html.escape(en["n"])}</div>'
+            f'<div class="tc-status" id="tc-status">{html.escape(en["s"])}</div>'
+            f'<div class="tc-spin"></div>'
+            + LOADING_JS.replace("@MESSAGES@", json.dumps(messages, ensure_ascii=False).replace("</", "<\\/")))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import urllib.request
 
-from tests.browser.helpers import create_table, open_screen, see, tap
+from tests.browser.helpers import create_table, enable_semantics, open_screen, see, tap
 
 
 async def test_german_phone_switches_to_french_and_wrong_code_message(browser, server):
@@ -14,6 +15,17 @@ async def test_german_phone_switches_to_french_and_wrong_code_message(browser, s
     await see(phone, "Willkommen am Tisch")
     await tap(phone, "FR", exact=True)
     await see(phone, "Bienvenue à la table")
+    # Opened again on this phone: the saved language wins over the device's, from the page's
+    # own loading screen (Flet's logo before) to the app's first screen (companion/ui/boot.py).
+    await asyncio.sleep(0.5)  # (the choice reaches the browser's storage)
+    again = await ctx.new_page()
+    await again.goto(f"{server.base}/t/{code}", wait_until="commit")
+    await again.wait_for_function(
+        "(document.getElementById('tc-status') || {}).textContent === " + repr(f"Ouverture de la table {code}…"),
+        timeout=15_000)
+    assert await again.evaluate("document.documentElement.lang") == "fr"
+    await enable_semantics(again)
+    await see(again, "Bienvenue à la table")
 
     ctx2, lost = await open_screen(browser, f"{server.base}/t/QQQQ", locale="de-DE")
     await see(lost, "Es gibt keinen Tisch mit dem Code QQQQ")
