@@ -87,18 +87,25 @@ def from_scope(scope: dict[str, Any]) -> Boot | None:
 # Flet's page shows Flet's logo on white for the 1.5–3.5 s a phone needs to start the client. Ours:
 # the app's own icon (tools/draw_icons.py), its name, and "Opening table ABCD…" in the phone's
 # language (the saved one, else the device's: as the app picks it), on the app's background so
-# the first frame does not flash. Flutter removes the whole #loading element at its first frame.
+# the first frame does not flash. Flet's page removes #loading at Flutter's first frame, which then
+# shows a blank page and Flet's own "Working..." until the app's first screen has come over the
+# socket (≈ 0.3–0.5 s here); so the script renames it and takes it away itself when that screen
+# is built: Flutter empties document.title at its first frame and sets the app's title when it
+# applies the first patch from the session (the same message as the first screen, see
+# Screen.start) – two animation frames later the screen is drawn. 3 s after the first frame at
+# the latest; taps go through it from the first frame on.
 LOADING_CSS = """<style>
-#loading{flex-direction:column;gap:12px;background:#fff8f5;color:#3b2a1e;
-font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;text-align:center;padding:24px}
-#loading img{width:96px;height:96px}
-#loading .tc-name{font-size:22px;font-weight:600}
-#loading .tc-status{font-size:16px;color:#6b5647;min-height:20px}
-#loading .tc-spin{width:26px;height:26px;margin-top:6px;border:3px solid #ead8c6;border-top-color:#8d5524;
+#loading,#tc-loading{position:fixed;inset:0;z-index:2147483000;display:flex;flex-direction:column;gap:12px;
+align-items:center;justify-content:center;background:#fff8f5;color:#3b2a1e;text-align:center;padding:24px;
+font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;transition:opacity .2s}
+#loading img,#tc-loading img{width:96px;height:96px}
+.tc-name{font-size:22px;font-weight:600}
+.tc-status{font-size:16px;color:#6b5647;min-height:20px}
+.tc-spin{width:26px;height:26px;margin-top:6px;border:3px solid #ead8c6;border-top-color:#8d5524;
 border-radius:50%;animation:tc-spin .9s linear infinite}
 @keyframes tc-spin{to{transform:rotate(360deg)}}
-@media (prefers-color-scheme:dark){#loading{background:#fff8f5}}
-@media (prefers-reduced-motion:reduce){#loading .tc-spin{animation:none}}
+@media (prefers-color-scheme:dark){#loading,#tc-loading{background:#fff8f5}}
+@media (prefers-reduced-motion:reduce){.tc-spin{animation:none}}
 </style>"""
 LOADING_JS = r"""<script>(function(){try{
 var M=@MESSAGES@,l=null,m=/^\/(t|host)\/([^\/?#]+)/.exec(location.pathname),
@@ -109,8 +116,15 @@ if(!has(l)){l="en";}
 var code=m?decodeURIComponent(m[2]).replace(/\s+/g,"").toUpperCase().slice(0,12):"";
 document.documentElement.lang=l;
 document.getElementById("tc-name").textContent=M[l].n;
-var t=code?M[l].o.replace("{code}",code):M[l].s;
-document.getElementById("tc-status").textContent=t;document.getElementById("loading").setAttribute("aria-label",t);
+var t=code?M[l].o.replace("{code}",code):M[l].s,box=document.getElementById("loading");
+document.getElementById("tc-status").textContent=t;box.setAttribute("aria-label",t);
+box.id="tc-loading";var done=false,emptied=false,obs=null;
+function gone(){if(done)return;done=true;if(obs)obs.disconnect();box.style.opacity="0";setTimeout(function(){box.remove();},200);}
+function watch(){if(done)return;if(!document.title){emptied=true;}else if(emptied){
+requestAnimationFrame(function(){requestAnimationFrame(gone);});}}
+window.addEventListener("flutter-first-frame",function(){box.style.pointerEvents="none";
+if(window.MutationObserver){obs=new MutationObserver(watch);obs.observe(document.head,{subtree:true,childList:true,characterData:true});}
+watch();setTimeout(gone,3000);},{once:true});
 }catch(e){}})();</script>"""
 
 

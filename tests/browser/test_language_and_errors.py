@@ -26,6 +26,10 @@ async def test_german_phone_switches_to_french_and_wrong_code_message(browser, s
     assert await again.evaluate("document.documentElement.lang") == "fr"
     await enable_semantics(again)
     await see(again, "Bienvenue à la table")
+    # the loading screen stays over Flutter's blank first frames and Flet's "Working..." until the
+    # app's first screen is built, then goes
+    await again.wait_for_function("!document.getElementById('tc-loading') && !document.getElementById('loading')",
+                                  timeout=5_000)
 
     ctx2, lost = await open_screen(browser, f"{server.base}/t/QQQQ", locale="de-DE")
     await see(lost, "Es gibt keinen Tisch mit dem Code QQQQ")
