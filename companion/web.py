@@ -634,6 +634,8 @@ class StaticCompression:
             html = WS_ENDPOINT.sub(f'flet.webSocketEndpoint="{ws_path}";', html)
         if self.boot_cookie and "<head>" in html:
             html = html.replace("<head>", "<head>\n" + boot.BOOT_JS, 1)
+        # the app's own loading screen instead of Flet's logo (companion/ui/boot.py)
+        html = LOADING_IMG.sub(lambda m: boot.loading_screen(m.group(1)), html, count=1)
         if not self.versioned or 'flet.assetBase="/";' not in html:
             return html  # (mounted below a path prefix: left as Flet wrote it)
         pre = f"/v/{self.version}/"
@@ -647,8 +649,6 @@ class StaticCompression:
             ref = m.group(2)
             return f'{m.group(1)}="{pre}{ref}"' if self.resolve("/" + ref) is not None else m.group(0)
         html = PAGE_REF.sub(local, html)
-        # the app's own loading screen instead of Flet's logo (companion/ui/boot.py)
-        html = LOADING_IMG.sub(lambda m: boot.loading_screen(m.group(1)), html, count=1)
         if self.preload:
             tags = self.static_preloads(html, ua)
             script = PRELOAD_JS % {"base": json.dumps(pre), "fonts": json.dumps(self.fonts),

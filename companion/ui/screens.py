@@ -138,9 +138,11 @@ class Screen:
         else:
             self.lang = i18n.pick_lang(device_lang)
         if self._defer_go:
-            await self.route(p.route)  # (drawn by the render below: Root is not mounted yet)
-            p.render(Root, self)
-            self._defer_go = False
+            try:
+                await self.route(p.route)  # (drawn by the render below: Root is not mounted yet)
+                p.render(Root, self)
+            finally:
+                self._defer_go = False
             if self._deferred is not None:
                 address, self._deferred = self._deferred, None
                 await self.go(address)
