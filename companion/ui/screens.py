@@ -137,6 +137,7 @@ class Screen:
             self.lang = saved
         else:
             self.lang = i18n.pick_lang(device_lang)
+        self._follow_lang()
         if self._defer_go:
             try:
                 await self.route(p.route)  # (drawn by the render below: Root is not mounted yet)
@@ -379,8 +380,15 @@ class Screen:
 
     async def set_lang(self, lang: str) -> None:
         self.lang = lang
+        self._follow_lang()
         await self._set("lang", lang)
         self.render(force=True)
+
+    def _follow_lang(self) -> None:
+        """Flutter's own words on this screen (a text field's copy/paste menu and counter, tooltips,
+        screen-reader labels) in the screen's language too, not always in English."""
+        self.page.locale_configuration = ft.LocaleConfiguration(
+            supported_locales=[ft.Locale(lang) for lang in i18n.LANGS], current_locale=ft.Locale(self.lang))
 
     # ---------- rendering ----------
     def _signature(self) -> bytes:
