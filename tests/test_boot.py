@@ -46,6 +46,7 @@ def test_the_page_carries_the_script_unless_switched_off(monkeypatch: pytest.Mon
     with app_client() as c:
         html = c.get("/t/ABCD", headers={"Accept": "text/html"}).text
         assert html.count(f'"{boot.COOKIE}="') == 1 and "flutter." in html
+        assert "history.replaceState" in html  # the stored token into the address
         assert html.index(boot.COOKIE) < html.index("python.js")  # before any of Flet's scripts
     monkeypatch.setenv("COMPANION_BOOT_COOKIE", "0")
     with app_client() as c:
@@ -101,6 +102,23 @@ async def test_a_returning_phone_is_drawn_from_the_cookie_in_one_message(monkeyp
     assert first < push, "the seat screen goes out before the address changes"
     assert log[push][1].args["route"] == f"/t/{t.code}?s={tokens[1]}"
     assert t.presence.get(1) == 1  # counted present
+    c.close()
+
+
+async def test_the_page_put_the_stored_token_in_the_address_nothing_to_send_but_the_screen(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's script has put the stored token into the address (BOOT_JS): the session neither
+    moves the address nor stores the token again – the first screen is all it sends."""
+    t, tokens, server = _table()
+    c, log = await _open(server, f"/t/{t.code}?s={tokens[0]}", {},
+                         Boot("fr", "en", f"seat:{t.code}", tokens[0]), monkeypatch)
+    assert (c.screen.seat, c.screen.lang) == (0, "fr")
+    assert _asked(log) == []
+    c.close()
+    # a token in the address that storage does not hold (yet) is stored, as before
+    c, log = await _open(server, f"/t/{t.code}?s={tokens[1]}", {},
+                         Boot("fr", "en", f"seat:{t.code}", None), monkeypatch)
+    assert c.screen.seat == 1 and _asked(log) == ["set"]
     c.close()
 
 

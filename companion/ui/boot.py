@@ -6,7 +6,10 @@ trip through a phone that is busy starting Flutter – 100–200 ms of a return 
 benchmark machine. Now the page itself (a few lines of script in index.html, `BOOT_JS`) reads the
 same values from localStorage when it loads and puts them into a short-lived cookie, `tc_boot`;
 the browser sends it with the WebSocket handshake, the server hands it to the session through
-`BOOT`, and the first screen goes out in one message.
+`BOOT`, and the first screen goes out in one message. A stored seat token (or host key) is also
+put into the page's address before Flutter reads it, where the session would otherwise move the
+address itself after the first screen (for a tab Flet re-creates after a server restart, whose
+storage does not answer: Flet #6412) – one message and one route change less on the phone.
 
 The cookie is a hint, never authority: the token in it is checked like any other, it names the
 storage key it was read for (a cookie of another table is ignored), it lives 60 s at most and is
@@ -43,7 +46,10 @@ BOOT_JS = r"""<script>(function(){try{
 var s=window.localStorage,c="@COOKIE@=",e="; path=/; SameSite=Strict",k=null,v=null,
 m=/^\/(t|host)\/([^\/?#]+)/.exec(location.pathname);
 function g(n){var x=s.getItem("flutter."+n);if(x===null)return null;x=JSON.parse(x);return typeof x==="string"?x:null;}
-if(m){k=(m[1]==="t"?"seat:":"host:")+decodeURIComponent(m[2]).replace(/\s+/g,"").toUpperCase().slice(0,12);v=g(k);}
+if(m){k=(m[1]==="t"?"seat:":"host:")+decodeURIComponent(m[2]).replace(/\s+/g,"").toUpperCase().slice(0,12);v=g(k);
+var q=m[1]==="t"?"s":"k";
+if(v&&!new RegExp("[?&]"+q+"=").test(location.search)){history.replaceState(history.state,"",
+location.pathname+(location.search?location.search+"&":"?")+q+"="+encodeURIComponent(v)+location.hash);}}
 document.cookie=c+encodeURIComponent(JSON.stringify({l:g("lang"),n:navigator.language||null,k:k,v:v}))+e+"; max-age=60";
 var W=window.WebSocket;if(!W)return;
 window.WebSocket=function(u,p){window.WebSocket=W;var w=p===undefined?new W(u):new W(u,p),

@@ -95,6 +95,7 @@ class Screen:
         self._background: set[asyncio.Future[Any]] = set()
         self._finding = False  # the browser's storage has not answered yet: the seat is unknown
         self._defer_go = False  # start() draws the first screen itself, then moves to `_deferred`
+        self._stored: dict[str, Any] = {}  # what the browser's storage is known to hold (boot cookie)
         self._deferred: str | None = None
         self._join_field: ft.TextField | None = None
         self.error: str | None = None
@@ -122,6 +123,7 @@ class Screen:
             device_lang = hint.device_lang
             if token_key:
                 self._prefetched[token_key] = hint.value
+                self._stored[token_key] = hint.value
             self._defer_go = True
         else:
             # Everything the first screen needs from the browser, asked at once (one round trip,
@@ -155,6 +157,7 @@ class Screen:
             p.render(Root, self)
             await self.route(p.route)
         self._prefetched.clear()
+        self._stored.clear()  # (only known for this first look: another tab may store since)
 
     async def _get(self, key: str, late: str | None = None) -> Any:
         """A value from the browser's storage, None if it does not answer within 5 s.
@@ -320,7 +323,8 @@ class Screen:
             address = f"/host/{table.code}?k={tok}"
         if isinstance(tok, str) and table.is_host(tok):
             self.token = tok
-            await self._set(f"host:{table.code}", tok)
+            if self._stored.get(f"host:{table.code}") != tok:
+                await self._set(f"host:{table.code}", tok)
         else:
             self.role = "watch"
         return address
@@ -334,7 +338,8 @@ class Screen:
         address = None
         tok = (query.get("s") or [None])[0]
         if tok and (table.seat_of(tok) is not None or table.is_spectator(tok)):
-            await self._set(f"seat:{table.code}", tok)
+            if self._stored.get(f"seat:{table.code}") != tok:
+                await self._set(f"seat:{table.code}", tok)
         else:
             tok = await self._get(f"seat:{table.code}", late=route)
             address = f"/t/{table.code}?s={tok}"
