@@ -191,3 +191,52 @@ def test_same_constructors() -> None:
             assert _built(cls, kwargs) == want, (cls, kwargs)
             compared += 1
     assert compared > 150
+
+
+def test_is_dataclass_as_the_module_says() -> None:
+    import dataclasses
+    import enum
+
+    import flet as ft
+
+    @dataclasses.dataclass
+    class D:
+        x: int = 0
+
+    class E(enum.Enum):
+        A = 1
+
+    samples: list[Any] = [D(), D, ft.Text("a"), ft.Text, ft.Colors.RED, E.A, E, 3, "s", None, [], {}, type,
+                          ft.TextStyle(size=2), ft.TextStyle, int, object()]
+    for _ in range(2):  # the second time from the kept answers
+        for x in samples:
+            assert flet_fast.is_dataclass(x) is dataclasses.is_dataclass(x), x
+
+
+def test_the_diff_uses_the_kept_answers_and_quiet_debug_only_while_installed() -> None:
+    import dataclasses
+    import logging
+
+    from flet.components import component
+    from flet.controls import object_patch
+    from flet.messaging import protocol
+
+    assert flet_fast.install()
+    assert object_patch.dataclasses.is_dataclass is flet_fast.is_dataclass
+    assert object_patch.dataclasses.fields is dataclasses.fields
+    assert protocol.is_dataclass is flet_fast.is_dataclass
+    assert isinstance(object_patch.logger, flet_fast.QuietDebug)
+    assert isinstance(component.logger, flet_fast.QuietDebug)
+    assert object_patch.logger.name == "flet_object_patch"  # everything but debug is the logger's
+    try:
+        flet_fast.uninstall()
+        assert object_patch.dataclasses is dataclasses and protocol.is_dataclass is dataclasses.is_dataclass
+        assert isinstance(object_patch.logger, logging.Logger) and isinstance(component.logger, logging.Logger)
+        object_patch.logger.setLevel(logging.DEBUG)  # someone debugging the diff: it must stay loud
+        assert flet_fast.install()
+        assert isinstance(object_patch.logger, logging.Logger)
+        assert isinstance(component.logger, flet_fast.QuietDebug)
+    finally:
+        flet_fast.uninstall()
+        object_patch.logger.setLevel(logging.INFO)
+        assert flet_fast.install()

@@ -31,6 +31,14 @@ only callers. The copies walk the same way, in the same order, into a list; the 
 like the configure walk, only through the fields that can hold what it acts on (a control, a
 list or a dict – Flet's screens are frozen trees: it went through every field of each).
 
+4. Two small costs paid on every field of every control a diff visits: `dataclasses.is_dataclass`
+(a `hasattr` on the value's type; ≈ 300,000 calls in 30 reveals of one table) – `is_dataclass`
+here keeps the answer per type –, and the diff's `logger.debug(...)` calls (≈ 330,000: two
+Python calls each to learn that debug logging is off – object_patch sets its logger to INFO when
+it is imported) – while debug logging is off at `install()`, the diff's and the components'
+loggers are wrapped so that `debug` returns at once (`uninstall()` brings them back). Together
+≈ 8 % of a reveal's CPU.
+
 flet is pinned (flet==1.0.5); `install()` refuses another version, and
 tests/test_flet_fast.py compares Flet's own and these on the screens of every game (the same
 messages are sent) and every sped-up class's constructor (the same control is built).
@@ -39,14 +47,18 @@ messages are sent) and every sped-up class's constructor (the same control is bu
 from __future__ import annotations
 
 import dataclasses
+import logging
+import types
 import weakref
 from collections.abc import Iterator
 from typing import Any
 
 import flet as ft
+from flet.components import component as _component
 from flet.controls import object_patch as _op
 from flet.controls.base_control import BaseControl
 from flet.controls.value_types import Prop
+from flet.messaging import protocol as _protocol
 from flet.version import flet_version
 
 PINNED = "1.0.5"
@@ -319,10 +331,54 @@ def _speed_up(cls: type) -> None:
     cls.__init__ = fast_init(cls)  # type: ignore[misc]
 
 
+_IS_DC: dict[type, bool] = {}
+
+
+def is_dataclass(obj: Any) -> bool:
+    """`dataclasses.is_dataclass`, the answer kept per type of an instance (a class object,
+    whose type is `type` or a metaclass, is asked each time)."""
+    t = type(obj)
+    r = _IS_DC.get(t)
+    if r is None:
+        if isinstance(obj, type):
+            return dataclasses.is_dataclass(obj)
+        r = _IS_DC[t] = dataclasses.is_dataclass(t)
+    return r
+
+
+# object_patch calls `dataclasses.is_dataclass(...)` through the module: it gets a copy of the
+# module's namespace with this one function changed (the other functions are the module's own).
+_DATACLASSES = types.ModuleType("dataclasses")
+_DATACLASSES.__dict__.update(vars(dataclasses))
+_DATACLASSES.is_dataclass = is_dataclass  # type: ignore[attr-defined]
+
+
+class QuietDebug:
+    """A logger whose `debug` does nothing (installed only while debug logging is off)."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self.logger = logger
+
+    def debug(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.logger, name)
+
+
+_LOGGED = (_op, _component)  # the modules whose `logger` the diff and the components call
+
+
 def install() -> bool:
     """Use the faster paths; False (and nothing changed) on a flet other than the pinned one."""
     if flet_version != PINNED:
         return False
+    _op.dataclasses = _DATACLASSES  # type: ignore[attr-defined]
+    _protocol.is_dataclass = is_dataclass  # type: ignore[attr-defined]
+    for module in _LOGGED:
+        logger = module.logger
+        if isinstance(logger, logging.Logger) and not logger.isEnabledFor(logging.DEBUG):
+            module.logger = QuietDebug(logger)  # type: ignore[attr-defined]
     _op.DiffBuilder._configure_dataclass = configure_dataclass  # type: ignore[method-assign]
     _op.DiffBuilder._removed_controls = removed_controls  # type: ignore[method-assign]
     for cls in _control_classes():
@@ -331,6 +387,11 @@ def install() -> bool:
 
 
 def uninstall() -> None:
+    _op.dataclasses = dataclasses  # type: ignore[attr-defined]
+    _protocol.is_dataclass = dataclasses.is_dataclass  # type: ignore[attr-defined]
+    for module in _LOGGED:
+        if isinstance(module.logger, QuietDebug):
+            module.logger = module.logger.logger  # type: ignore[attr-defined]
     _op.DiffBuilder._configure_dataclass = ORIGINAL  # type: ignore[method-assign]
     _op.DiffBuilder._removed_controls = ORIGINAL_REMOVED  # type: ignore[method-assign]
     for cls, init in _ORIGINAL_INITS.items():
