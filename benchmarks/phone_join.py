@@ -9,6 +9,12 @@ the seat buttons of the join screen are in Flutter's accessibility tree ("Sit as
 return visit, the seated phone's own screen ("Rename"). Bytes = encoded bytes received for
 every HTTP response (headers included) plus WebSocket frames, until usable.
 
+A return visit closes the browser and starts it again on the same profile (the phone's browser
+was closed, or the system ended it): a new browser, a new renderer process. After each return
+visit the same tab is then reloaded and timed again ("reload": the phone's browser still runs
+and the page loads again in its tab – pull to refresh, a tab brought back; `--no-reload` skips
+it).
+
 Variants, all served at once and visited in turn (round-robin, the order reversed every other
 round, so a load spike on this shared machine hits each of them): `stock` = the stock-Flet
 hello page (baseline, uncompressed); `ours` = our app with each web renderer and encoding;
@@ -186,7 +192,7 @@ def browser_pid(profile: Path) -> int | None:
 
 async def visit(pw: Any, chromium: str, profile: Path, url: str, ready: str, mbit: float, latency: float,
                 then_click: str | None = None, then_ready: str | None = None,
-                server_pid: int | None = None) -> dict[str, Any]:
+                server_pid: int | None = None, reload: bool = False) -> dict[str, Any]:
     ctx = await pw.chromium.launch_persistent_context(str(profile), executable_path=chromium, headless=True,
                                                       args=CHROMIUM_ARGS, viewport=PHONE)
     try:
@@ -226,22 +232,35 @@ async def visit(pw: Any, chromium: str, profile: Path, url: str, ready: str, mbi
         await cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": latency,
                                                              "downloadThroughput": bps, "uploadThroughput": bps})
         bpid = browser_pid(profile)
-        cpu0, srv0 = cpu_seconds(bpid), cpu_seconds(server_pid)
-        t0 = time.perf_counter()
-        await page.goto(url, wait_until="commit", timeout=120_000)
-        await page.evaluate(f"window.__ready = new RegExp({json.dumps(ready)})")
-        await page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=120_000)
-        await page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
-        await page.get_by_role("button", name=re.compile(ready)).first.wait_for(timeout=120_000)
-        seconds = time.perf_counter() - t0
-        cpu1, srv1 = cpu_seconds(bpid), cpu_seconds(server_pid)
-        timeline = {k: (round(v) if isinstance(v, float) else v) for k, v in (await page.evaluate(TIMELINE_JS)).items()}
-        out = {"seconds": seconds, "bytes": got["http"] + got["ws"], "http_bytes": got["http"],
-               "ws_bytes": got["ws"], "requests": got["requests"], "304": got["not_modified"],
-               "from_cache": got["cached"], "to_server": got["network"], "encodings": dict(got["enc"]),
-               "cpu_browser": round(cpu1 - cpu0, 2), "cpu_server": round(srv1 - srv0, 2), "timeline": timeline,
-               "renderer": "skwasm" if any("skwasm" in u for u in got["urls"]) else
-               "canvaskit" if any("canvaskit.wasm" in u for u in got["urls"]) else "?"}
+
+        async def timed(go: Any, ready: str) -> dict[str, Any]:
+            for k in ("http", "ws", "requests", "not_modified", "cached", "network"):
+                got[k] = 0
+            got["enc"] = {}
+            cpu0, srv0 = cpu_seconds(bpid), cpu_seconds(server_pid)
+            t0 = time.perf_counter()
+            await go()
+            await page.evaluate(f"window.__ready = new RegExp({json.dumps(ready)})")
+            await page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=120_000)
+            await page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+            await page.get_by_role("button", name=re.compile(ready)).first.wait_for(timeout=120_000)
+            seconds = time.perf_counter() - t0
+            cpu1, srv1 = cpu_seconds(bpid), cpu_seconds(server_pid)
+            timeline = {k: (round(v) if isinstance(v, float) else v)
+                        for k, v in (await page.evaluate(TIMELINE_JS)).items()}
+            return {"seconds": seconds, "bytes": got["http"] + got["ws"], "http_bytes": got["http"],
+                    "ws_bytes": got["ws"], "requests": got["requests"], "304": got["not_modified"],
+                    "from_cache": got["cached"], "to_server": got["network"], "encodings": dict(got["enc"]),
+                    "cpu_browser": round(cpu1 - cpu0, 2), "cpu_server": round(srv1 - srv0, 2), "timeline": timeline,
+                    "renderer": "skwasm" if any("skwasm" in u for u in got["urls"]) else
+                    "canvaskit" if any("canvaskit.wasm" in u for u in got["urls"]) else "?"}
+
+        out = await timed(lambda: page.goto(url, wait_until="commit", timeout=120_000), ready)
+        if reload:
+            # The same phone's page loaded again in the same tab (its browser's reload, or a tab
+            # brought back): the renderer process and what it keeps in memory are still there.
+            await asyncio.sleep(1.0)
+            out["reload"] = await timed(lambda: page.reload(wait_until="commit", timeout=120_000), ready)
         if then_click:
             await page.get_by_role("button", name=re.compile(then_click)).first.click()
             await page.get_by_role("button", name=re.compile(then_ready or ".")).first.wait_for(timeout=60_000)
@@ -253,12 +272,13 @@ async def visit(pw: Any, chromium: str, profile: Path, url: str, ready: str, mbi
 
 async def measure(pw: Any, chromium: str, url: str, first_ready: str, return_ready: str, mbit: float,
                   latency: float, click: str | None, server_pid: int | None,
-                  returns: int = 1) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                  returns: int = 1, reload: bool = True) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     profile = Path(tempfile.mkdtemp(prefix="bench-phone-"))
     try:
         first = await visit(pw, chromium, profile, url, first_ready, mbit, latency, then_click=click,
                             then_ready=return_ready, server_pid=server_pid)
-        again = [await visit(pw, chromium, profile, url, return_ready, mbit, latency, server_pid=server_pid)
+        again = [await visit(pw, chromium, profile, url, return_ready, mbit, latency, server_pid=server_pid,
+                             reload=reload)
                  for _ in range(returns)]
         return first, again
     finally:
@@ -361,7 +381,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     srv, url, first_ready, return_ready, click = servers[i]
                     la = load()
                     f, agains = await measure(pw, chromium, url, first_ready, return_ready, args.mbit, args.latency,
-                                              click, srv.proc.pid, args.returns)
+                                              click, srv.proc.pid, args.returns, not args.no_reload)
                     f["load"] = la
                     results[v["name"]]["first"].append(f)
                     for a in agains:
@@ -370,6 +390,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     raw.append({"variant": v["name"], "round": rnd, "first": f, "returns": agains})
                     ret = " / ".join(f"{a['seconds']:.2f} s {a['bytes'] / 1e3:.0f} kB {a['to_server']} req "
                                      f"cpu {a['cpu_browser']:.1f}" for a in agains)
+                    if any("reload" in a for a in agains):
+                        ret += " · reload " + " / ".join(f"{a['reload']['seconds']:.2f} s" for a in agains
+                                                         if "reload" in a)
                     print(f"   {v['name']}: first {f['seconds']:.2f} s {f['bytes'] / 1e6:.2f} MB ({f['renderer']}, "
                           f"cpu {f['cpu_browser']:.1f}) · return {ret} · load {la}", flush=True)
     finally:
@@ -388,7 +411,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                      "return kB": median([x["bytes"] for x in agains]) / 1e3,
                      "return requests to server": median([x["to_server"] for x in agains]),
                      "return cpu s": median([x["cpu_browser"] for x in agains])})
-        for which, xs in (("first", firsts), ("return", agains)):
+        reloads = [x["reload"] for x in agains if "reload" in x]
+        if reloads:
+            rows[-1].update({"reload s": median([x["seconds"] for x in reloads]),
+                             "reload kB": median([x["bytes"] for x in reloads]) / 1e3})
+        for which, xs in (("first", firsts), ("return", agains), ("reload", reloads)):
+            if not xs:
+                continue
             ph = [phases(x["timeline"]) for x in xs]
             keys = [k for k in ph[0]] if ph else []
             timeline_rows.append({"variant": v["name"], "visit": which,
@@ -407,6 +436,8 @@ def main() -> None:
                          "nobootcookie, ours")
     ap.add_argument("--renderers", default="auto")
     ap.add_argument("--encodings", default="gzip")
+    ap.add_argument("--no-reload", action="store_true",
+                    help="skip the reload in the same tab measured after each return visit")
     ap.add_argument("--data-dir", default=None, help="keeps the compressed copies between runs")
     ap.add_argument("--out", default="phone_join", help="name of the raw figures file in benchmarks/results/")
     args = ap.parse_args()
