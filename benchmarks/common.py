@@ -42,6 +42,20 @@ def load() -> str:
         return "?"
 
 
+def speed(runs: int = 5) -> float:
+    """CPU ms for a fixed piece of plain Python (the best of `runs`): how fast this machine is
+    right now. This shared virtual machine runs the same work up to ≈ 1.5× slower at times; the
+    figure, printed with every benchmark (and at its end), says which phase a run met."""
+    best = float("inf")
+    for _ in range(runs):
+        t = time.process_time()
+        s = 0
+        for i in range(1_000_000):
+            s += i * i
+        best = min(best, time.process_time() - t)
+    return best * 1000
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -61,6 +75,7 @@ def header(title: str) -> None:
     print(f"== {title}")
     print(f"   machine: {m['nproc']} CPUs, {m['cpu']}, {m['memory']} RAM, Python {m['python']}")
     print(f"   load average at start: {load()}   ({time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())})")
+    print(f"   speed check: {speed():.0f} CPU-ms for a fixed loop of plain Python (best of 5; lower = faster phase)")
 
 
 def table(rows: list[dict[str, Any]], cols: list[str] | None = None) -> str:
@@ -84,7 +99,7 @@ def table(rows: list[dict[str, Any]], cols: list[str] | None = None) -> str:
 def save(name: str, data: dict[str, Any]) -> Path:
     """Keep the raw figures (JSON) next to the printed tables."""
     RESULTS.mkdir(parents=True, exist_ok=True)
-    data = {"machine": machine(), "load_end": load(), "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    data = {"machine": machine(), "load_end": load(), "speed_end_ms": round(speed(), 1), "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             **data}
     p = RESULTS / f"{name}.json"
     p.write_text(json.dumps(data, indent=1, default=str))
