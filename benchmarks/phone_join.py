@@ -20,7 +20,9 @@ round, so a load spike on this shared machine hits each of them): `stock` = the 
 hello page (baseline, uncompressed); `ours` = our app with each web renderer and encoding;
 `before` = the same with COMPANION_STATIC_VERSIONED=0 and COMPANION_STATIC_PRELOAD=0 (every
 file revalidated, no preloads: the state before versioned URLs); `fullicons` = ours with the
-whole Material icon font instead of the app's subset (COMPANION_ICON_SUBSET=0); `scriptpreload`
+whole Material icon font instead of the app's subset (COMPANION_ICON_SUBSET=0); `zlibgzip` = the
+client's two big files gzipped by zlib instead of the committed zopfli copies
+(COMPANION_PRECOMPRESSED=0); `scriptpreload`
 = no <link> preload tags (COMPANION_PRELOAD_TAGS=0); `previous` = both off (the state before
 them).
 
@@ -313,6 +315,9 @@ def variants(kinds: list[str], renderers: list[str], encodings: list[str]) -> li
                 elif kind == "nobootcookie":  # the first screen's storage values asked over the socket
                     out.append({"name": f"companion {r} {e}, no boot cookie", "kind": "ours", "renderer": r,
                                 "enc": e, "env": {"COMPANION_BOOT_COOKIE": "0"}})
+                elif kind == "zlibgzip":  # the client's big files gzipped by zlib, not the committed zopfli copies
+                    out.append({"name": f"companion {r} {e}, zlib gzip", "kind": "ours", "renderer": r,
+                                "enc": e, "env": {"COMPANION_PRECOMPRESSED": "0"}})
                 elif kind == "fullicons":  # the whole Material icon font instead of the app's subset
                     out.append({"name": f"companion {r} {e}, full icon font", "kind": "ours", "renderer": r,
                                 "enc": e, "env": {"COMPANION_ICON_SUBSET": "0"}})
@@ -433,7 +438,7 @@ def main() -> None:
     ap.add_argument("--returns", type=int, default=1, help="return visits per first join")
     ap.add_argument("--variants", default="stock,before,ours",
                     help="stock, before (revalidated, no preload, no warm imports), nopreload, previous, scriptpreload, fullicons, "
-                         "nobootcookie, ours")
+                         "nobootcookie, zlibgzip, ours")
     ap.add_argument("--renderers", default="auto")
     ap.add_argument("--encodings", default="gzip")
     ap.add_argument("--no-reload", action="store_true",

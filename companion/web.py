@@ -142,6 +142,10 @@ add("main.dart.js","script");add(c+"canvaskit.js","script",1);add(c+"canvaskit.w
 # The icon font subset (see tools/subset_icons.py and companion/assets/icons/README.md).
 ICON_FONT = "assets/fonts/MaterialIcons-Regular.otf"
 ICON_SUBSET_DIR = Path(__file__).resolve().parent / "assets" / "icons"
+# The client's two big files gzipped once by zopfli (tools/precompress_web.py), 5–6 % smaller than
+# zlib's gzip -9; used as the gzip copy only while the installed file is the one recorded.
+PRECOMPRESSED = ["main.dart.wasm", "canvaskit/skwasm.wasm"]
+PRECOMPRESSED_DIR = Path(__file__).resolve().parent / "assets" / "precompressed"
 # The same preloads as plain <link> tags, found by the browser's preload scanner while the page
 # is still arriving (the script above runs only once the parser reaches it: here ~130 ms later
 # on a first join): the fonts for every browser, and the skwasm build's files when the
@@ -311,6 +315,9 @@ class StaticCompression:
             if sub is not None:
                 self.substitutes[ICON_FONT] = sub
         self.version = self._version()
+        # the client's big files gzipped by zopfli, committed (tools/precompress_web.py)
+        self.use_precompressed = os.environ.get("COMPANION_PRECOMPRESSED", "1") != "0"
+        self._pre: dict[tuple[str, str, int, int], Path | None] = {}
         self.preload = os.environ.get("COMPANION_STATIC_PRELOAD", "1") != "0"
         self.preload_tags = os.environ.get("COMPANION_PRELOAD_TAGS", "1") != "0"
         # the page hands the first screen's storage values over with the socket (companion/ui/boot.py)
@@ -400,8 +407,21 @@ class StaticCompression:
             return self._locks.setdefault(key, threading.Lock())
 
     def _cache_path(self, rel: str, f: Path, st: os.stat_result, enc: str) -> Path:
-        key = hashlib.sha256(f"{f}\0{st.st_size}\0{st.st_mtime_ns}".encode()).hexdigest()[:24]
+        made = f"{f}\0{st.st_size}\0{st.st_mtime_ns}"
+        pre = self._precompressed(rel, f, st) if enc == "gzip" else None
+        if pre is not None:  # not a zlib copy an older server left in the shared cache
+            made += f"\0zopfli\0{pre.stat().st_size}"
+        key = hashlib.sha256(made.encode()).hexdigest()[:24]
         return self.cache_dir / enc / f"{key}-{Path(rel).name}.{enc}"
+
+    def _precompressed(self, rel: str, f: Path, st: os.stat_result) -> Path | None:
+        """The committed zopfli gzip for this file (checked once per file version), or None."""
+        if not self.use_precompressed or rel not in PRECOMPRESSED:
+            return None
+        key = (rel, str(f), st.st_size, st.st_mtime_ns)
+        if key not in self._pre:
+            self._pre[key] = matching_precompressed(rel, f)
+        return self._pre[key]
 
     def compressible(self, f: Path, st: os.stat_result) -> bool:
         return st.st_size >= MIN_SIZE and f.suffix.lower() not in INCOMPRESSIBLE
@@ -423,7 +443,11 @@ class StaticCompression:
             if not _claim(claim):
                 return None  # another server is on it; send another encoding meanwhile
             try:
-                self._encoders[enc](f, tmp)
+                pre = self._precompressed(rel, f, st) if enc == "gzip" else None
+                if pre is not None:
+                    shutil.copyfile(pre, tmp)
+                else:
+                    self._encoders[enc](f, tmp)
                 if tmp.stat().st_size > WORTH * st.st_size:
                     skip.touch()
                     tmp.unlink()
@@ -776,6 +800,24 @@ def matching_icon_subset(original: Path, subset_dir: Path = ICON_SUBSET_DIR) -> 
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return font
+
+
+def matching_precompressed(rel: str, original: Path, pre_dir: Path = PRECOMPRESSED_DIR) -> Path | None:
+    """The committed zopfli gzip of `rel` if `original` is exactly the file it was made from (same
+    size and SHA-256, as recorded by tools/precompress_web.py) and the gzip is intact; else None."""
+    if rel not in PRECOMPRESSED:
+        return None
+    try:
+        info = json.loads((pre_dir / "precompressed.json").read_text("utf-8"))["files"][rel]
+        src, gz = info["source"], info["gzip"]
+        packed = pre_dir / Path(gz["file"]).name
+        if original.stat().st_size != src["size"] or packed.stat().st_size != gz["size"]:
+            return None
+        if _sha256_file(original) != src["sha256"] or _sha256_file(packed) != gz["sha256"]:
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return packed
 
 
 def import_all(packages: list[str]) -> None:
