@@ -496,6 +496,8 @@ class StaticCompression:
         """The encoding and file to send: the best accepted one ready now; gzip is made on the spot."""
         if not self.compressible(f, st):
             return "identity", f
+        if self.use_precompressed and rel in PRECOMPRESSED and (rel, str(f), st.st_size, st.st_mtime_ns) not in self._pre:
+            await asyncio.to_thread(self._precompressed, rel, f, st)  # hashes the file once, off the event loop
         for enc in self.encodings:
             if enc not in accept:
                 continue
