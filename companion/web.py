@@ -787,6 +787,13 @@ def _sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+def _made_from(original: Path, source: dict[str, Any], made: Path, record: dict[str, Any]) -> bool:
+    """`original` is the recorded source and `made` the recorded result (sizes first, then SHA-256)."""
+    if original.stat().st_size != source["size"] or made.stat().st_size != record["size"]:
+        return False
+    return bool(_sha256_file(original) == source["sha256"] and _sha256_file(made) == record["sha256"])
+
+
 def matching_icon_subset(original: Path, subset_dir: Path = ICON_SUBSET_DIR) -> Path | None:
     """The committed subset of the Material icon font if it was cut from exactly `original` (same
     size and SHA-256, as recorded next to it by tools/subset_icons.py) and is intact; else None."""
@@ -794,14 +801,9 @@ def matching_icon_subset(original: Path, subset_dir: Path = ICON_SUBSET_DIR) -> 
     font, meta = subset_dir / name, subset_dir / (Path(name).stem + ".json")
     try:
         info = json.loads(meta.read_text("utf-8"))
-        src, sub = info["source"], info["subset"]
-        if original.stat().st_size != src["size"] or font.stat().st_size != sub["size"]:
-            return None
-        if _sha256_file(original) != src["sha256"] or _sha256_file(font) != sub["sha256"]:
-            return None
+        return font if _made_from(original, info["source"], font, info["subset"]) else None
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return font
 
 
 def matching_precompressed(rel: str, original: Path, pre_dir: Path = PRECOMPRESSED_DIR) -> Path | None:
@@ -811,15 +813,10 @@ def matching_precompressed(rel: str, original: Path, pre_dir: Path = PRECOMPRESS
         return None
     try:
         info = json.loads((pre_dir / "precompressed.json").read_text("utf-8"))["files"][rel]
-        src, gz = info["source"], info["gzip"]
-        packed = pre_dir / Path(gz["file"]).name
-        if original.stat().st_size != src["size"] or packed.stat().st_size != gz["size"]:
-            return None
-        if _sha256_file(original) != src["sha256"] or _sha256_file(packed) != gz["sha256"]:
-            return None
+        packed = pre_dir / Path(info["gzip"]["file"]).name
+        return packed if _made_from(original, info["source"], packed, info["gzip"]) else None
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return packed
 
 
 def import_all(packages: list[str]) -> None:
