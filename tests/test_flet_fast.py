@@ -236,6 +236,21 @@ def test_the_diff_uses_the_kept_answers_and_quiet_debug_only_while_installed() -
         assert flet_fast.install()
         assert isinstance(object_patch.logger, logging.Logger)
         assert isinstance(component.logger, flet_fast.QuietDebug)
+        heard: list[str] = []
+
+        class Ear(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                heard.append(record.getMessage())
+        ear = Ear()
+        component.logger.logger.addHandler(ear)
+        try:
+            component.logger.debug("quiet %s", 1)  # INFO: nothing
+            component.logger.logger.setLevel(logging.DEBUG)  # switched on after install: heard
+            component.logger.debug("loud %s", 2)
+        finally:
+            component.logger.logger.removeHandler(ear)
+            component.logger.logger.setLevel(logging.INFO)
+        assert heard == ["loud 2"]
     finally:
         flet_fast.uninstall()
         object_patch.logger.setLevel(logging.INFO)
