@@ -14,12 +14,13 @@ from typing import Any
 
 import flet as ft
 import flet.fastapi as flet_fastapi
-from fastapi import Response
+from fastapi import Request, Response
 from flet.controls.types import WebRenderer
 
 from companion import i18n
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore, SQLiteStore, StoreError
+from companion.ui import boot
 from companion.ui.screens import Server, qr_png, session_main
 from companion.web import StaticCompression, boot_files, encodings_from_env, shared_cache_dir, web_dir
 
@@ -99,21 +100,34 @@ def tune_gc() -> None:
 
 
 def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
-          data_problem: str | None = None) -> Any:
+          data_problem: str | None = None, host_addresses: tuple[str, ...] | None = None) -> Any:
+    """host_addresses: the connection addresses whose browsers are the host's own (None: loopback)."""
     tune_gc()
-    server = Server(hub, join_base, other_bases, data_problem)
+    server = Server(hub, join_base, other_bases, data_problem, host_addresses=host_addresses)
     api = flet_fastapi.FastAPI()
 
     @api.get("/health")
     async def health() -> dict[str, Any]:
         return {"ok": True, "tables": len(hub.tables)}
 
-    @api.get("/qr/{code}.png")
-    async def qr(code: str) -> Response:
+    def hosted(request: Request, code: str) -> Any:
+        """The table, if this request comes from a browser that holds its host key (the table's
+        `tc_h_CODE` cookie, companion/ui/boot.py); else None – for an unknown code and for a
+        known one alike, so the answer tells a guesser nothing."""
         t = hub.get(code)
+        keys = boot.host_keys(dict(request.cookies))
+        if t is None or not t.is_host(keys.get(t.code)):
+            return None
+        return t
+
+    @api.get("/qr/{code}.png")
+    async def qr(request: Request, code: str) -> Response:
+        """The table's QR code as a PNG, for its host only (the host screen draws its own)."""
+        t = hosted(request, code)
         if t is None:
             return Response(status_code=404)
-        return Response(qr_png(server.join_url(t.code)), media_type="image/png")
+        return Response(qr_png(server.join_url(t.code)), media_type="image/png",
+                        headers={"Cache-Control": "private, no-store"})
 
     print_cache: Path | None = None
     print_locks: dict[str, asyncio.Lock] = {}
@@ -147,10 +161,10 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     @api.get("/join-card/{code}.pdf")
-    async def join_card(code: str, paper: str = "a4", lang: str = "en") -> Response:
+    async def join_card(request: Request, code: str, paper: str = "a4", lang: str = "en") -> Response:
         """A printable join card (QR code, code and URL) for a table, in lang=en|de|fr, rendered
-        off the event loop."""
-        t = hub.get(code)
+        off the event loop; for the table's host only (the host screen's download button)."""
+        t = hosted(request, code)
         if t is None or paper not in ("a4", "letter"):
             return Response(status_code=404)
         if lang not in i18n.LANGS:

@@ -33,6 +33,10 @@ def serve_parser() -> argparse.ArgumentParser:
                    help="base URL phones should open, e.g. http://192.168.1.20:8550 – overrides the "
                         "automatic choice of LAN address for the QR code")
     p.add_argument("--no-browser", action="store_true", help="do not open the host page in a local browser")
+    p.add_argument("--host-addresses", default=None, metavar="ADDR[,ADDR…]",
+                   help="the addresses whose browsers count as the host's own: they may create tables and see "
+                        "the list of tables (default: this computer, i.e. any loopback address). Taken from "
+                        "the connection itself, never from what a browser says")
     return p
 
 
@@ -92,7 +96,9 @@ def serve(argv: list[str]) -> int:
         print("  Other addresses of this computer:    " + ", ".join(bases[1:4]))
     print(f"  Data: {args.data_dir}")
     print(terminal_qr(join_base + "/"))
-    app = build(hub, join_base, bases[1:], data_problem)
+    host_addresses = tuple(a.strip() for a in args.host_addresses.split(",") if a.strip()) \
+        if args.host_addresses else None
+    app = build(hub, join_base, bases[1:], data_problem, host_addresses=host_addresses)
     if not args.no_browser and (os.environ.get("DISPLAY") or sys.platform in ("darwin", "win32")):
         try:
             webbrowser.open(host_url)

@@ -523,6 +523,7 @@ class StaticCompression:
                 scope = {**scope, "path": "/ws", "raw_path": b"/ws"}
             # the session this socket starts reads it (its tasks copy this task's context)
             boot.BOOT.set(boot.from_scope(scope) if self.boot_cookie else None)
+            boot.CONN.set(boot.conn_from_scope(scope))  # the peer's own address, the host-key cookies
             await self.app(scope, receive, send)
             return
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):

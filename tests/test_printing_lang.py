@@ -189,6 +189,7 @@ def test_print_download_refuses_unknown_language_and_files(client: tuple[TestCli
 def test_join_card_download_in_german(client: tuple[TestClient, Any, Path], drawn: list[str]) -> None:
     c, hub, _data = client
     t = hub.create("sealed_vote", None, [{"name": "A"}, {"name": "B"}])
+    c.cookies.set(f"tc_h_{t.code}", t.host_token)  # the host's browser (companion/ui/boot.py)
     r = c.get(f"/join-card/{t.code}.pdf?paper=letter&lang=de")
     assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
     assert f'filename="join-{t.code}-de.pdf"' in r.headers["content-disposition"]

@@ -58,6 +58,16 @@ class Hub:
     def get(self, code: Any) -> Table | None:
         return self.tables.get(normalise_code(code))
 
+    def locked_out(self, client: str) -> bool:
+        """Whether `client` (a connection's own address) has used up its wrong codes for now."""
+        q = self._guesses.get(client)
+        if not q:
+            return False
+        now = time.monotonic()
+        while q and now - q[0] > GUESS_WINDOW:
+            q.popleft()
+        return len(q) >= GUESS_LIMIT
+
     def lookup(self, code: Any, client: str = "") -> Table:
         """Find a table for a phone; wrong codes are counted per client and slowed down."""
         now = time.monotonic()

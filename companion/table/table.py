@@ -82,6 +82,9 @@ class Table:
         self.setup_seats: list[dict[str, Any]] = []  # names/colours as given to setup
         self.version = 0
         self.presence: dict[int, int] = {}  # seat -> live sessions (not logged)
+        # Seats the host freed or swapped while the game ran, in order: shown to everyone (a swap
+        # hands one phone another seat's private screen), derived from the log like all else.
+        self.host_moves: list[dict[str, Any]] = []
         self._listeners: list[Callable[[Table], None]] = []
         self._lock = asyncio.Lock()
 
@@ -258,6 +261,8 @@ class Table:
                 raise RuleError("tbl.err.seat_free")
 
             def commit() -> None:
+                if self.phase == "playing":
+                    self.host_moves.append({"op": "free", "name": self.seats[seat]["name"]})
                 self.seats[seat]["token"] = None
                 self.presence.pop(seat, None)
             return commit
@@ -269,6 +274,8 @@ class Table:
 
             def commit() -> None:
                 sa, sb = self.seats[a], self.seats[b]
+                if self.phase == "playing":
+                    self.host_moves.append({"op": "swap", "a": sa["name"], "b": sb["name"]})
                 sa["token"], sb["token"] = sb["token"], sa["token"]
                 sa["name"], sb["name"] = sb["name"], sa["name"]
                 pa, pb = self.presence.get(a, 0), self.presence.get(b, 0)

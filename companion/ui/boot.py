@@ -6,10 +6,16 @@ trip through a phone that is busy starting Flutter – 100–200 ms of a return 
 benchmark machine. Now the page itself (a few lines of script in index.html, `BOOT_JS`) reads the
 same values from localStorage when it loads and puts them into a short-lived cookie, `tc_boot`;
 the browser sends it with the WebSocket handshake, the server hands it to the session through
-`BOOT`, and the first screen goes out in one message. A stored seat token (or host key) is also
-put into the page's address before Flutter reads it, where the session would otherwise move the
-address itself after the first screen (for a tab Flet re-creates after a server restart, whose
-storage does not answer: Flet #6412) – one message and one route change less on the phone.
+`BOOT`, and the first screen goes out in one message. A stored seat token is also put into the
+phone's address before Flutter reads it, where the session would otherwise move the address itself
+after the first screen (for a tab Flet re-creates after a server restart, whose storage does not
+answer: Flet #6412) – one message and one route change less on the phone.
+
+A host key never goes into the address: the host page is the screen the whole table looks at.
+The page keeps it in a cookie of its own instead (`tc_h_CODE`, SameSite=Strict, set from storage
+at every load), which every WebSocket handshake and every download from this browser carries, the
+handshake of a re-created session included (`CONN`). A host link that brings a key in the
+address (`/host/CODE?k=…`) has it moved into storage and out of the address before Flutter starts.
 
 The cookie is a hint, never authority: the token in it is checked like any other, it names the
 storage key it was read for (a cookie of another table is ignored), it lives 60 s at most and is
@@ -39,6 +45,68 @@ MAX_BYTES = 1024
 # Set for the task that serves one WebSocket (companion.web), read by the session it starts.
 BOOT: ContextVar[Boot | None] = ContextVar("tc_boot", default=None)
 
+
+class Conn(NamedTuple):
+    """What the server itself knows of a browser connection – never what the client says of itself.
+
+    `client` is the peer address of the TCP connection (the ASGI scope's "client"), not Flet's
+    `page.client_ip`, which the client may overwrite with an UPDATE_CONTROL_PROPS message (found by
+    attacking the server: the join-code guess limit was keyed on it). `host_keys` are the host
+    keys this browser holds for its tables (the `tc_h_CODE` cookies the page sets from its storage,
+    see BOOT_JS): sent with every handshake, also the one of a session Flet re-creates after a
+    server restart, whose storage never answers (Flet #6412) – so the key need not sit in the
+    host page's address, where the whole table can read it."""
+
+    client: str | None  # the peer's IP address; None when unknown (an in-process test)
+    host_keys: dict[str, str]  # join code -> host key, as the browser's cookies hold them
+
+
+HOST_COOKIE = "tc_h_"  # + join code: one cookie per table this browser hosts
+CONN: ContextVar[Conn | None] = ContextVar("tc_conn", default=None)
+LOOPBACK = ("127.", "::1", "::ffff:127.")
+
+
+def conn() -> Conn:
+    """The connection info of the socket being served (an empty one where there is none)."""
+    return CONN.get() or Conn(None, {})
+
+
+def is_loopback(address: str | None) -> bool:
+    """A connection from the machine the server runs on (the host's own browser)."""
+    return bool(address) and (address == "::1" or any(address.startswith(p) for p in LOOPBACK))  # type: ignore[union-attr]
+
+
+def cookies(scope: dict[str, Any]) -> dict[str, str]:
+    """The cookies of an ASGI request (the last of each name wins), values URL-decoded."""
+    out: dict[str, str] = {}
+    for k, val in scope.get("headers", []):
+        if k.lower() != b"cookie":
+            continue
+        for part in val.decode("latin-1").split(";"):
+            name, _, raw = part.strip().partition("=")
+            if name and len(raw) <= MAX_BYTES:
+                out[name] = unquote(raw)
+    return out
+
+
+def host_keys(jar: dict[str, str]) -> dict[str, str]:
+    """{code: key} from the `tc_h_CODE` cookies; anything malformed is left out (a hint, never
+    authority: each key is checked against its table like any other)."""
+    out: dict[str, str] = {}
+    for name, value in jar.items():
+        if name.startswith(HOST_COOKIE) and 0 < len(value) <= 200:
+            code = name[len(HOST_COOKIE):]
+            if code.isalpha() and len(code) <= 12:
+                out[code.upper()] = value
+    return out
+
+
+def conn_from_scope(scope: dict[str, Any]) -> Conn:
+    """The connection's own peer address and the host keys its cookies hold."""
+    client = scope.get("client")
+    address = client[0] if isinstance(client, (list, tuple)) and client and isinstance(client[0], str) else None
+    return Conn(address, host_keys(cookies(scope)))
+
 # Flutter's SharedPreferences on the web keep each value JSON-encoded under "flutter.<key>".
 # The key is made as the server makes it (screens.Screen.start: "seat:"/"host:" + the code
 # without spaces, upper case, at most 12 characters); a mismatch only means the server asks.
@@ -46,17 +114,21 @@ BOOT_JS = r"""<script>(function(){try{
 var s=window.localStorage,c="@COOKIE@=",e="; path=/; SameSite=Strict",k=null,v=null,
 m=/^\/(t|host)\/([^\/?#]+)/.exec(location.pathname);
 function g(n){var x=s.getItem("flutter."+n);if(x===null)return null;x=JSON.parse(x);return typeof x==="string"?x:null;}
-if(m){k=(m[1]==="t"?"seat:":"host:")+decodeURIComponent(m[2]).replace(/\s+/g,"").toUpperCase().slice(0,12);v=g(k);
-var q=m[1]==="t"?"s":"k";
-if(v&&!new RegExp("[?&]"+q+"=").test(location.search)){history.replaceState(history.state,"",
-location.pathname+(location.search?location.search+"&":"?")+q+"="+encodeURIComponent(v)+location.hash);}}
+if(m){var code=decodeURIComponent(m[2]).replace(/\s+/g,"").toUpperCase().slice(0,12);
+k=(m[1]==="t"?"seat:":"host:")+code;v=g(k);
+if(m[1]==="t"){if(v&&!/[?&]s=/.test(location.search)){history.replaceState(history.state,"",
+location.pathname+(location.search?location.search+"&":"?")+"s="+encodeURIComponent(v)+location.hash);}}
+else{var a=/^[A-Z]+$/.test(code)?"@HOST@"+code+"=":null,q=new URLSearchParams(location.search),x=q.get("k");
+if(x){if(!v){s.setItem("flutter."+k,JSON.stringify(x));v=x;}q.delete("k");var r=q.toString();
+history.replaceState(history.state,"",location.pathname+(r?"?"+r:"")+location.hash);}
+if(a&&v){document.cookie=a+encodeURIComponent(v)+e+"; max-age=31536000";}}}
 document.cookie=c+encodeURIComponent(JSON.stringify({l:g("lang"),n:navigator.language||null,k:k,v:v}))+e+"; max-age=60";
 var W=window.WebSocket;if(!W)return;
 window.WebSocket=function(u,p){window.WebSocket=W;var w=p===undefined?new W(u):new W(u,p),
 d=function(){document.cookie=c+e+"; max-age=0";};w.addEventListener("open",d);w.addEventListener("error",d);return w;};
 window.WebSocket.prototype=W.prototype;
 }catch(x){}})();</script>
-""".replace("@COOKIE@", COOKIE)
+""".replace("@COOKIE@", COOKIE).replace("@HOST@", HOST_COOKIE)
 
 
 def _text(x: Any) -> str | None:

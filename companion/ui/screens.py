@@ -8,9 +8,12 @@ through `Table.request`, which checks the host or seat token.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextvars
 import functools
 import io
+import secrets
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -29,6 +32,8 @@ from companion.ui import boot, kit
 from companion.ui.games import screens as game_screens
 from companion.ui.kit import UiContext
 
+RELOAD = "reload"  # _host_token: the page is being loaded again
+
 
 class SeatSection(NamedTuple):
     """The seat list to draw: its signature and builder, and the same cut in two – what is
@@ -44,14 +49,42 @@ class Server:
     """Server-wide things a screen needs: the hub and the addresses phones can reach."""
 
     def __init__(self, hub: Hub, join_base: str, other_bases: list[str] | None = None,
-                 data_problem: str | None = None) -> None:
+                 data_problem: str | None = None, host_addresses: tuple[str, ...] | None = None) -> None:
         self.hub = hub
         self.join_base = join_base.rstrip("/")
         self.other_bases = [b.rstrip("/") for b in (other_bases or [])]
         self.data_problem = data_problem
+        # The home screen (create a table, the list of tables) is the host's: it is offered to a
+        # browser on the machine the server runs on (its connection's own address is loopback, or
+        # one of `host_addresses`), never by anything the browser says of itself.
+        self.host_addresses = host_addresses
+        self._tickets: dict[str, tuple[str, float]] = {}  # one-time "host on another device" links
 
     def join_url(self, code: str) -> str:
         return f"{self.join_base}/t/{code}"
+
+    def is_host_machine(self, conn: boot.Conn) -> bool:
+        if self.host_addresses is not None:
+            return conn.client in self.host_addresses
+        return boot.is_loopback(conn.client)
+
+    def host_ticket(self, code: str) -> str:
+        """A one-time ticket that lets another device become host of table `code` (10 minutes)."""
+        now = time.monotonic()
+        self._tickets = {k: v for k, v in self._tickets.items() if v[1] > now}
+        ticket = secrets.token_urlsafe(12)
+        self._tickets[ticket] = (code, now + TICKET_SECONDS)
+        return ticket
+
+    def redeem_ticket(self, code: str, ticket: Any) -> bool:
+        """True once for a ticket made for `code` that has not expired; it is used up either way."""
+        if not isinstance(ticket, str):
+            return False
+        found = self._tickets.pop(ticket, None)
+        return found is not None and found[0] == code and found[1] > time.monotonic()
+
+
+TICKET_SECONDS = 600.0
 
 
 @functools.lru_cache(maxsize=512)  # the host re-renders on every change: ~40 ms saved each time
@@ -64,11 +97,22 @@ def qr_png(data: str, box: int = 10) -> bytes:
     return buf.getvalue()
 
 
+@functools.lru_cache(maxsize=512)
+def qr_base64(data: str, box: int = 10) -> str:
+    """The QR code as base64 text for `ft.Image`: raw bytes do not show in WebKit and Firefox
+    (shared/guide/FLET.md), and this image never needs an HTTP route (which would need the key)."""
+    return base64.b64encode(qr_png(data, box)).decode("ascii")
+
+
 class Screen:
     def __init__(self, page: ft.Page, server: Server) -> None:
         self.page = page
         self.server = server
         self.hub = server.hub
+        # What the server knows of this browser's connection itself (never page.client_ip, which
+        # the client can overwrite): its address and the host-key cookies of its handshake.
+        self.conn = boot.conn()
+        self.launcher: ft.UrlLauncher | None = None
         self.prefs = ft.SharedPreferences()
         self.lang = "en"
         self.role = "loading"
@@ -224,6 +268,9 @@ class Screen:
     async def _on_connect(self, e: Any) -> None:
         """A reload or a woken phone reuses this session: count it present and redraw – or, if
         this screen lost track of whose it is (its storage did not answer), look again."""
+        conn = boot.conn()
+        if conn.client is not None:  # (the new socket's own: a reload may bring a new host cookie)
+            self.conn = conn
         if self.table is not None and self.token is None and self.role in ("phone", "watch"):
             await self.route(self._route)
             return
@@ -283,21 +330,33 @@ class Screen:
         self.error = None
         self.token = None
         if len(parts) >= 2 and parts[0] in ("t", "host"):
-            try:
-                table = self.hub.lookup(parts[1], self.page.client_ip or "")
-            except RuleError as e:
-                self.role = "join_error"
-                self.error = self.t(e.key, **e.params)
-                self.render(force=True)
-                return
+            client = self.conn.client or ""
+            table = self.hub.get(parts[1])
+            if table is None or self.hub.locked_out(client):
+                # A wrong code counts against this connection's own address; while that address
+                # is locked out, only a browser that proves it belongs to the table (host key,
+                # seat token) gets in – a right code alone does not (else guessing goes on).
+                try:
+                    if table is None:
+                        self.hub.lookup(parts[1], client)
+                    elif not await self._holds_credential(table, parts[0], query):
+                        self.hub.lookup("", client)  # (raises "too many wrong codes")
+                except RuleError as e:
+                    self.role = "join_error"
+                    self.error = self.t(e.key, **e.params)
+                    self.render(force=True)
+                    return
+            assert table is not None
             self.table = table
             if parts[0] == "host":
                 address = await self._host_token(table, query, route)
+                if address == RELOAD:
+                    return
             else:
                 address = await self._seat_token(table, query, route)
             table.subscribe(self._changed)
             if address is not None and self.token is not None and (
-                    self.seat is not None or table.is_spectator(self.token) or self.role == "host"):
+                    self.seat is not None or table.is_spectator(self.token)):
                 # Found in storage only: put it into the address as well, so a session Flet
                 # re-creates after a server restart (storage dead, Flet #6412) still finds it.
                 self.render(force=True)
@@ -311,23 +370,65 @@ class Screen:
             self.role = "home"
         self.render(force=True)
 
+    async def _holds_credential(self, table: Table, kind: str, query: dict[str, list[str]]) -> bool:
+        """Whether this browser holds a host key (kind "host") or a seat token ("t") of `table`,
+        from its cookies, its address or its storage – without taking the seat yet."""
+        key = f"{'host' if kind == 'host' else 'seat'}:{table.code}"
+        found = [self.conn.host_keys.get(table.code)] if kind == "host" else []
+        found += [(query.get("k" if kind == "host" else "s") or [None])[0]]
+        stored = await self._get(key)
+        self._prefetched[key] = stored  # (the token search below reads it again)
+        for tok in [*found, stored]:
+            if kind == "host" and table.is_host(tok):
+                return True
+            if kind != "host" and (table.seat_of(tok) is not None or table.is_spectator(tok)):
+                return True
+        return False
+
     async def _host_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
-        """The host key from the address (`?k=`) or else the browser's storage; without a valid
-        one this screen only watches. Returns the address to move to when the key came from
-        storage (so it is in the address too), else None."""
+        """The host key from this browser's cookie for the table (`tc_h_CODE`, companion/ui/boot.py),
+        else its storage; a one-time "host on another device" ticket (`?h=`) or an old host link
+        with the key (`?k=`) is stored and the page opened again without it. Without a valid key
+        this screen only watches. The key never goes into the address: the host screen is the
+        one the whole table looks at. Returns RELOAD when the page is being opened again."""
         self.role = "host"
-        address = None
-        tok = (query.get("k") or [None])[0]
-        if not (tok and table.is_host(tok)):
-            tok = await self._get(f"host:{table.code}", late=route)
-            address = f"/host/{table.code}?k={tok}"
+        storage_key = f"host:{table.code}"
+        ticket = (query.get("h") or [None])[0]
+        given = (query.get("k") or [None])[0]
+        if ticket is not None or given is not None:
+            tok = table.host_token if self.server.redeem_ticket(table.code, ticket) else given
+            if isinstance(tok, str) and table.is_host(tok):
+                await self.become_host(table.code, tok)
+                return RELOAD
+        tok = self.conn.host_keys.get(table.code)
+        if not table.is_host(tok):
+            tok = await self._get(storage_key, late=route)
         if isinstance(tok, str) and table.is_host(tok):
             self.token = tok
-            if self._stored.get(f"host:{table.code}") != tok:
-                await self._set(f"host:{table.code}", tok)
+            if self._stored.get(storage_key) != tok:
+                await self._set(storage_key, tok)
         else:
             self.role = "watch"
-        return address
+        return None
+
+    async def become_host(self, code: str, key: str) -> None:
+        """Keep a host key in this browser (storage; the page's script copies it into the
+        table's cookie at every load) and open the host screen anew, without the key in the address."""
+        try:
+            await asyncio.wait_for(self.prefs.set(f"host:{code}", key), 5)
+        except Exception:
+            pass
+        await self.open_page(f"/host/{code}")
+
+    async def open_page(self, address: str) -> None:
+        """Load `address` in this tab as a new page (its script runs again: the host cookie is
+        set from storage). A client that cannot be told to (a test harness) is moved in the app."""
+        try:
+            if self.launcher is None:
+                self.launcher = ft.UrlLauncher()
+            await asyncio.wait_for(self.launcher.launch_url(address, web_only_window_name="_self"), 5)
+        except Exception:
+            await self.go(address)
 
     async def _seat_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
         """The phone's seat token – from the address (`?s=`, put there when the seat was taken: a
@@ -466,7 +567,7 @@ class Screen:
                              t.phase, self.seat, self.token, t.seat_of(self.token),
                              self.token is not None and t.is_spectator(self.token),
                              [(s["name"], s["colour"]) for s in t.seats], can_reveal, self.server.other_bases,
-                             t.state is not None)
+                             t.state is not None, len(t.host_moves))
 
     def _bump(self) -> None:
         self._tick += 1
@@ -527,6 +628,11 @@ class Screen:
             out.append(kit.card(ft.Text(self.t("ui.err.table_restore", code=p["code"], reason=p["reason"]),
                                         size=15, color=ft.Colors.RED_800), bgcolor=ft.Colors.RED_50))
         out.append(kit.part(("join", self.lang), self.join_box))
+        if not self.server.is_host_machine(self.conn):
+            # A phone on the Wi-Fi: it joins by code. Creating tables and the list of the open
+            # tables (with their codes) are the host's, on the computer the app runs on.
+            out.append(ft.Text(self.t("ui.home.host_only"), size=16, color=ft.Colors.ON_SURFACE_VARIANT))
+            return out
         loc = self.local
         out.append(kit.part(("create", self.lang, loc.get("game"), loc.get("n"), loc.get("names"), loc.get("colours"),
                              {k: v for k, v in loc.items() if k.startswith("opts:")}), self.create_form))
@@ -535,7 +641,9 @@ class Screen:
             rows: list[ft.Control] = [kit.title(self.t("ui.home.tables"), 20)]
             for t in sorted(open_tables, key=lambda x: x.code):
                 async def open_host(e: Any, code: str = t.code) -> None:
-                    await self.go(f"/host/{code}")
+                    table = self.hub.get(code)
+                    if table is not None and self.server.is_host_machine(self.conn):
+                        await self.become_host(code, table.host_token)
                 rows.append(ft.Row([
                     ft.Text(f"{t.code} · {self.t(t.game.NAME)} · {self.t('ui.phase.' + t.phase)}",
                             size=17, expand=True),
@@ -618,6 +726,9 @@ class Screen:
                     keyboard_type=ft.KeyboardType.NUMBER if o.kind == "int" else None))
 
         async def create(e: Any) -> None:
+            if not self.server.is_host_machine(self.conn):  # (the form is not offered elsewhere)
+                self.toast(self.t("ui.home.host_only"), True)
+                return
             given: dict[str, Any] = {}
             for o in game.OPTIONS:
                 if o.name in opts:
@@ -635,10 +746,9 @@ class Screen:
             except StoreError:
                 self.toast(self.t("ui.err.store"), True)
                 return
-            await self._set(f"host:{table.code}", table.host_token)
-            # The key stays in the host tab's address: after a restart of the server Flet re-creates
-            # the tab's session without working storage (Flet #6412), but it sends the address.
-            await self.go(f"/host/{table.code}?k={table.host_token}")
+            # The key goes into this browser's storage and, when the page loads again, into the
+            # table's host cookie – never into the address (companion/ui/boot.py).
+            await self.become_host(table.code, table.host_token)
 
         parts: list[ft.Control] = [kit.title(self.t("ui.create.title"), 20), game_row, n_row, *seat_rows]
         if option_controls:
@@ -670,6 +780,7 @@ class Screen:
         elif t.state is not None:
             if t.phase == "ended":
                 out.append(kit.title(self.t("ui.ended"), 24))
+            out += self.host_moves_card()
             out.append(self.game_live())
         if self.role == "host":
             out.append(kit.part(("print", self.lang, t.code, t.game_id), self.print_card))
@@ -712,13 +823,34 @@ class Screen:
         self._slot_in_tree = True
         return kit.live(self._slot, *section)
 
+    def host_moves_card(self) -> list[ft.Control]:
+        """Every seat the host freed or swapped during the game, on every screen (the last one
+        first): a swap gives a phone another seat's private screen, so the whole table sees it."""
+        t = self.table
+        if t is None or not t.host_moves:
+            return []
+        moves = list(reversed(t.host_moves))
+
+        def line(m: dict[str, Any]) -> str:
+            if m["op"] == "swap":
+                return self.t("ui.moves.swap", a=m["a"], b=m["b"])
+            return self.t("ui.moves.free", name=m["name"])
+
+        def build() -> ft.Control:
+            rows: list[ft.Control] = [ft.Row([ft.Icon(ft.Icons.SWAP_HORIZ, color=ft.Colors.DEEP_ORANGE_800, size=26),
+                                              ft.Text(line(moves[0]), size=18, weight=ft.FontWeight.W_600,
+                                                      expand=True)], spacing=8)]
+            rows += [ft.Text(line(m), size=14, color=ft.Colors.ON_SURFACE_VARIANT) for m in moves[1:5]]
+            return kit.card(*rows, bgcolor=ft.Colors.ORANGE_50)
+        return [kit.part(("moves", self.lang, len(moves)), build)]
+
     def _local_sig(self) -> Any:
         return {k: v for k, v in self.local.items() if k != "swap_from"}
 
     def join_card(self, url: str, big: bool) -> ft.Control:
         t = self.table
         assert t is not None
-        qr = ft.Image(src=qr_png(url), width=260 if big else 130, height=260 if big else 130,
+        qr = ft.Image(src=qr_base64(url), width=260 if big else 130, height=260 if big else 130,
                       semantics_label=self.t("ui.host.qr"))
         join = ft.Column([
             ft.Text(self.t("ui.host.scan"), size=18),
@@ -814,7 +946,12 @@ class Screen:
         if host:
             if status != "free":
                 async def free(e: Any) -> None:
-                    await self.request({"op": "free", "seat": i})
+                    async def yes() -> None:
+                        await self.request({"op": "free", "seat": i})
+                    self.confirm(self.t("ui.host.free_confirm", name=s["name"]),
+                                 self.t("ui.host.free_what" + ("_play" if self.table and self.table.phase == "playing"
+                                                               else ""), name=s["name"]),
+                                 self.t("ui.host.free_yes"), yes)
                 row.append(ft.IconButton(ft.Icons.PERSON_REMOVE, on_click=free,
                                          tooltip=self.t("ui.host.free", name=s["name"])))
             else:
@@ -829,14 +966,34 @@ class Screen:
                     self.local["swap_from"] = i
                 else:
                     self.local.pop("swap_from", None)
-                    if first != i:
-                        await self.request({"op": "swap", "a": first, "b": i})
+                    t = self.table
+                    if first != i and t is not None and 0 <= first < len(t.seats):
+                        a, b = t.seats[first]["name"], s["name"]
+
+                        async def yes() -> None:
+                            await self.request({"op": "swap", "a": first, "b": i})
+                        self.confirm(self.t("ui.host.swap_confirm", a=a, b=b),
+                                     self.t("ui.host.swap_what" + ("_play" if t.phase == "playing" else ""),
+                                            a=a, b=b), self.t("ui.host.swap_yes"), yes)
                 self.render(force=True)
             chosen = self.local.get("swap_from") == i
             row.append(ft.IconButton(ft.Icons.SWAP_VERT, on_click=swap,
                                      tooltip=self.t("ui.host.swap", name=s["name"]), selected=chosen,
                                      icon_color=ft.Colors.PRIMARY if chosen else None))
         return ft.Row(row, spacing=8)
+
+    def confirm(self, title: str, what: str, yes_label: str, yes: Callable[[], Any]) -> None:
+        """Ask before something that cannot be taken back: says what it will do, Cancel first."""
+        async def ok(e: Any) -> None:
+            self.page.pop_dialog()
+            await yes()
+        dlg = ft.AlertDialog(title=ft.Text(title), content=ft.Text(what, size=17), actions=[
+            ft.TextButton(content=self.t("ui.cancel"), on_click=lambda e: self.page.pop_dialog()),
+            ft.FilledButton(content=yes_label, on_click=ok)])
+        try:
+            self.page.show_dialog(dlg)
+        except RuntimeError:
+            pass
 
     def can_reveal(self) -> bool:
         """Whether the game offers the host a reveal now (its legal actions say so)."""
@@ -873,7 +1030,27 @@ class Screen:
             async def undo(e: Any) -> None:
                 await op(e, "undo")
             btns.append(kit.button(self.t("ui.host.undo"), undo, primary=False, icon=ft.Icons.UNDO))
+        if t.phase != "ended":
+            btns.append(kit.button(self.t("ui.host.another_device"), self.show_host_link, primary=False,
+                                   icon=ft.Icons.QR_CODE))
         return ft.Row(btns, wrap=True, spacing=10)
+
+    async def show_host_link(self, e: Any = None) -> None:
+        """On request only: a QR code that makes one more device host of this table – a one-time
+        link (10 minutes), so a photo of the screen later is worth nothing."""
+        t = self.table
+        if t is None or self.role != "host" or not t.is_host(self.token):
+            return
+        url = f"{self.server.join_base}/host/{t.code}?h={self.server.host_ticket(t.code)}"
+        dlg = ft.AlertDialog(title=ft.Text(self.t("ui.host.another_device")), content=ft.Column([
+            ft.Image(src=qr_base64(url), width=240, height=240, semantics_label=self.t("ui.host.another_qr")),
+            ft.Text(self.t("ui.host.another_hint"), size=16)], tight=True, spacing=10,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+            actions=[ft.FilledButton(content=self.t("ui.host.another_done"), on_click=lambda e: self.page.pop_dialog())])
+        try:
+            self.page.show_dialog(dlg)
+        except RuntimeError:
+            pass
 
     # ---------- phone ----------
     def phone(self) -> list[ft.Control]:
@@ -894,6 +1071,7 @@ class Screen:
             return out
         if t.phase == "ended":
             out.append(kit.title(self.t("ui.ended"), 22))
+        out += self.host_moves_card()
         out.append(self.game_live())
         out.append(self.seat_part(host=False))
         return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import re
 import shutil
 import signal
 import socket
@@ -238,7 +239,15 @@ async def create_table(browser: Any, server: Any, game: str | None = None, seats
     for label, value in (fields or {}).items():
         await fill(host, label, value)
     await tap(host, "Create table")
+    # The host page is loaded anew at /host/CODE: the key goes into storage and the table's host
+    # cookie, never into the address (the screen the whole table reads: issue 17 item 3).
+    await host.wait_for_url(re.compile(r"/host/[A-Z]+$"), timeout=60_000)
+    await host.wait_for_load_state()
+    await enable_semantics(host)
     await see(host, "Scan with your phone")
+    assert "k=" not in host.url, host.url
+    jar = {c["name"]: c["value"] for c in await ctx.cookies()}
+    assert any(name.startswith("tc_h_") for name in jar), "the host page keeps no host cookie"
     if qr:
         join_url = await read_qr(host)
     else:

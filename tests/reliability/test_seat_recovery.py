@@ -118,15 +118,41 @@ def sent_address(conn: RecordingClient, prefix: str) -> bool:
     return any(isinstance(v, str) and v.startswith(prefix) for v in conn.values())
 
 
-async def test_a_host_screen_opened_from_storage_puts_its_key_in_the_address() -> None:
-    """The host screen opened as /host/CODE (from the home page's table list, a bookmark) finds its
-    key in storage; it must also put it in the address, or the next server restart (storage dead
-    in the re-created session, Flet #6412) leaves it without its key."""
+async def test_a_host_screen_opened_from_storage_keeps_its_key_out_of_the_address() -> None:
+    """The host screen opened as /host/CODE finds its key in storage; the key must NOT go into the
+    address (the host screen is what the whole table looks at: issue 17 item 3) – the page keeps it
+    in the table's host cookie instead (companion/ui/boot.py), see the next test."""
     server, t, token = await table()
     conn = await open_with_storage(server, f"/host/{CODE}", token, 0.01, prefs={f"host:{CODE}": t.host_token})
     await asyncio.sleep(0.2)
     await settle()
-    assert sent_address(conn, f"/host/{CODE}?k={t.host_token}"), "the host key is not in the tab's address"
+    assert conn.session is not None and conn.session.page.data.role == "host"
+    assert not sent_address(conn, f"/host/{CODE}?"), "the host key went into the tab's address"
+    shown = conn.values(patches_only=True)
+    assert not any(isinstance(v, str) and t.host_token in v for v in shown), "the key is drawn on the screen"
+
+
+async def test_a_re_created_host_session_finds_its_key_in_the_cookie() -> None:
+    """After a server restart Flet re-creates the host tab's session without working storage
+    (Flet #6412); its handshake still carries the table's host cookie, so it is the host again."""
+    from companion.ui import boot
+
+    server, t, token = await table()
+    reset = boot.CONN.set(boot.Conn("127.0.0.1", {CODE: t.host_token}))
+    try:
+        conn = await open_with_storage(server, f"/host/{CODE}", token, None, prefs={})
+    finally:
+        boot.CONN.reset(reset)
+    await settle()
+    assert conn.session is not None and conn.session.page.data.role == "host"
+    # a cookie with a wrong key is a watcher, like no key at all
+    reset = boot.CONN.set(boot.Conn("127.0.0.1", {CODE: "forged"}))
+    try:
+        conn = await open_with_storage(server, f"/host/{CODE}", token, 0.01, prefs={})
+    finally:
+        boot.CONN.reset(reset)
+    await settle()
+    assert conn.session is not None and conn.session.page.data.role == "watch"
 
 
 async def test_a_phone_seated_from_storage_puts_its_token_in_the_address() -> None:
