@@ -60,8 +60,8 @@ def _normalise(messages: list[Any], secrets: list[str]) -> list[Any]:
             return "<call>"  # random per call
         if key in ("_i", "id", "control_id") and isinstance(x, int):
             return ids.setdefault(x, len(ids))
-        if isinstance(x, bytes):
-            return "<bytes>"  # the QR code image of the random join address
+        if isinstance(x, bytes) or (isinstance(x, str) and x.startswith("iVBORw0KGgo")):
+            return "<png>"  # the QR code image (base64) of the random join address
         if isinstance(x, str):
             for s in secrets:
                 x = x.replace(s, "<secret>")
@@ -193,65 +193,44 @@ def test_same_constructors() -> None:
     assert compared > 150
 
 
-def test_is_dataclass_as_the_module_says() -> None:
-    import dataclasses
-    import enum
-
-    import flet as ft
-
-    @dataclasses.dataclass
-    class D:
-        x: int = 0
-
-    class E(enum.Enum):
-        A = 1
-
-    samples: list[Any] = [D(), D, ft.Text("a"), ft.Text, ft.Colors.RED, E.A, E, 3, "s", None, [], {}, type,
-                          ft.TextStyle(size=2), ft.TextStyle, int, object()]
-    for _ in range(2):  # the second time from the kept answers
-        for x in samples:
-            assert flet_fast.is_dataclass(x) is dataclasses.is_dataclass(x), x
-
-
-def test_the_diff_uses_the_kept_answers_and_quiet_debug_only_while_installed() -> None:
-    import dataclasses
-    import logging
-
-    from flet.components import component
+def test_another_flet_or_a_missing_private_name_falls_back_with_one_warning(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The patches check Flet's version before they touch a private name; another Flet, or one
+    whose private names moved, runs stock – one warning, nothing half-installed, no error."""
     from flet.controls import object_patch
-    from flet.messaging import protocol
 
-    assert flet_fast.install()
-    assert object_patch.dataclasses.is_dataclass is flet_fast.is_dataclass
-    assert object_patch.dataclasses.fields is dataclasses.fields
-    assert protocol.is_dataclass is flet_fast.is_dataclass
-    assert isinstance(object_patch.logger, flet_fast.QuietDebug)
-    assert isinstance(component.logger, flet_fast.QuietDebug)
-    assert object_patch.logger.name == "flet_object_patch"  # everything but debug is the logger's
+    flet_fast.uninstall()
     try:
-        flet_fast.uninstall()
-        assert object_patch.dataclasses is dataclasses and protocol.is_dataclass is dataclasses.is_dataclass
-        assert isinstance(object_patch.logger, logging.Logger) and isinstance(component.logger, logging.Logger)
-        object_patch.logger.setLevel(logging.DEBUG)  # someone debugging the diff: it must stay loud
-        assert flet_fast.install()
-        assert isinstance(object_patch.logger, logging.Logger)
-        assert isinstance(component.logger, flet_fast.QuietDebug)
-        heard: list[str] = []
-
-        class Ear(logging.Handler):
-            def emit(self, record: logging.LogRecord) -> None:
-                heard.append(record.getMessage())
-        ear = Ear()
-        component.logger.logger.addHandler(ear)
-        try:
-            component.logger.debug("quiet %s", 1)  # INFO: nothing
-            component.logger.logger.setLevel(logging.DEBUG)  # switched on after install: heard
-            component.logger.debug("loud %s", 2)
-        finally:
-            component.logger.logger.removeHandler(ear)
-            component.logger.logger.setLevel(logging.INFO)
-        assert heard == ["loud 2"]
+        stock = object_patch.DiffBuilder._configure_dataclass
+        monkeypatch.setattr(flet_fast, "_warned", False)
+        monkeypatch.setattr(flet_fast, "flet_version", "1.1.0")
+        with caplog.at_level("WARNING", logger="companion.flet_fast"):
+            assert flet_fast.install() is False
+            assert flet_fast.install() is False
+        assert object_patch.DiffBuilder._configure_dataclass is stock
+        assert [r.levelname for r in caplog.records] == ["WARNING"] and "1.1.0" in caplog.records[0].getMessage()
+        monkeypatch.setattr(flet_fast, "flet_version", flet_fast.PINNED)
+        monkeypatch.setattr(flet_fast, "_warned", False)
+        monkeypatch.delattr(object_patch.DiffBuilder, "_removed_controls")  # a Flet that renamed it
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="companion.flet_fast"):
+            assert flet_fast.install() is False
+        assert object_patch.DiffBuilder._configure_dataclass is stock
+        assert "_removed_controls" in caplog.records[0].getMessage()
     finally:
-        flet_fast.uninstall()
-        object_patch.logger.setLevel(logging.INFO)
+        monkeypatch.undo()
+        assert flet_fast.install()
+
+
+def test_the_patches_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion import settings
+
+    monkeypatch.setenv("COMPANION_FLET_PATCHES", "0")
+    assert settings.current().flet_patches is False
+    flet_fast.uninstall()
+    try:
+        assert flet_fast.install(settings.current().flet_patches) is False
+        monkeypatch.setenv("COMPANION_FLET_PATCHES", "1")
+        assert settings.current().flet_patches is True
+    finally:
         assert flet_fast.install()

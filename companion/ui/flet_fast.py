@@ -31,42 +31,45 @@ only callers. The copies walk the same way, in the same order, into a list; the 
 like the configure walk, only through the fields that can hold what it acts on (a control, a
 list or a dict – Flet's screens are frozen trees: it went through every field of each).
 
-4. Two small costs paid on every field of every control a diff visits: `dataclasses.is_dataclass`
-(a `hasattr` on the value's type; ≈ 300,000 calls in 30 reveals of one table) – `is_dataclass`
-here keeps the answer per type –, and the diff's `logger.debug(...)` calls (≈ 330,000: two
-Python calls each to learn that debug logging is off – object_patch sets its logger to INFO when
-it is imported) – while debug logging is off at `install()`, the diff's and the components'
-loggers are wrapped so that `debug` returns after one look at the logger's level (set to DEBUG
-later, it logs again; `uninstall()` brings the loggers back). Together
-≈ 8 % of a reveal's CPU.
-
-flet is pinned (flet==1.0.5); `install()` refuses another version, and
+A guarded option (`install()`): it checks Flet's version *before* it touches any private name;
+on another Flet, or when a private name it needs is missing, it changes nothing, logs one warning
+and the app runs on stock Flet. `COMPANION_FLET_PATCHES=0` switches it off (companion/settings.py).
 tests/test_flet_fast.py compares Flet's own and these on the screens of every game (the same
 messages are sent) and every sped-up class's constructor (the same control is built).
+
+What would make each patch unnecessary upstream (Flet):
+1. generated `__init__`s that skip a `Prop` whose argument is its default (or `Prop.__set__`
+   returning before any work on a new control) – `fast_init`;
+2. `DiffBuilder._configure_dataclass` visiting only the fields that can hold a dataclass, dict or
+   list, with the field list kept per class – `configure_dataclass`;
+3. `DiffBuilder._removed_controls` collecting into one list instead of nested `yield from` –
+   `removed_controls`.
+(Dropped in this version: the per-type `is_dataclass` answers and the quiet `logger.debug`
+wrappers – 20.3 → 19.3 ms a reveal, docs/BENCHMARKS.md – not worth a stand-in `dataclasses`
+module and wrapped loggers.)
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import types
 import weakref
 from collections.abc import Iterator
 from typing import Any
 
 import flet as ft
-from flet.components import component as _component
-from flet.controls import object_patch as _op
-from flet.controls.base_control import BaseControl
-from flet.controls.value_types import Prop
-from flet.messaging import protocol as _protocol
 from flet.version import flet_version
 
 PINNED = "1.0.5"
+log = logging.getLogger("companion.flet_fast")
 _PLAIN = frozenset((str, int, float, bool, type(None)))
 _FIELDS: dict[type, _Walk] = {}
-ORIGINAL = _op.DiffBuilder._configure_dataclass
-ORIGINAL_REMOVED = _op.DiffBuilder._removed_controls
+_op: Any = None  # flet.controls.object_patch, once install() has checked the version
+BaseControl: Any = None
+Prop: Any = None
+ORIGINAL: Any = None
+ORIGINAL_REMOVED: Any = None
+_warned = False
 
 
 _WALKS: dict[type, bool] = dict.fromkeys(_PLAIN, False)
@@ -332,73 +335,57 @@ def _speed_up(cls: type) -> None:
     cls.__init__ = fast_init(cls)  # type: ignore[misc]
 
 
-_IS_DC: dict[type, bool] = {}
+def _load_private() -> None:
+    """Flet's private names the patches use, read only after the version check (install)."""
+    global _op, BaseControl, Prop, ORIGINAL, ORIGINAL_REMOVED
+    from flet.controls import object_patch
+    from flet.controls.base_control import BaseControl as base
+    from flet.controls.value_types import Prop as prop
+
+    for name in ("_configure_dataclass", "_removed_controls"):
+        if not callable(getattr(object_patch.DiffBuilder, name, None)):
+            raise AttributeError(f"flet.controls.object_patch.DiffBuilder.{name}")
+    for name in ("_control_setattr", "ObjectPatchException"):
+        if not hasattr(object_patch, name):
+            raise AttributeError(f"flet.controls.object_patch.{name}")
+    _op, BaseControl, Prop = object_patch, base, prop
+    if ORIGINAL is None:
+        ORIGINAL = object_patch.DiffBuilder._configure_dataclass
+        ORIGINAL_REMOVED = object_patch.DiffBuilder._removed_controls
 
 
-def is_dataclass(obj: Any) -> bool:
-    """`dataclasses.is_dataclass`, the answer kept per type of an instance (a class object,
-    whose type is `type` or a metaclass, is asked each time)."""
-    t = type(obj)
-    r = _IS_DC.get(t)
-    if r is None:
-        if isinstance(obj, type):
-            return dataclasses.is_dataclass(obj)
-        r = _IS_DC[t] = dataclasses.is_dataclass(t)
-    return r
+def _warn_once(why: str) -> None:
+    global _warned
+    if not _warned:
+        _warned = True
+        log.warning("Flet speed-ups off (%s): running on stock Flet – same screens, more CPU per redraw.", why)
 
 
-# object_patch calls `dataclasses.is_dataclass(...)` through the module: it gets a copy of the
-# module's namespace with this one function changed (the other functions are the module's own).
-_DATACLASSES = types.ModuleType("dataclasses")
-_DATACLASSES.__dict__.update(vars(dataclasses))
-_DATACLASSES.is_dataclass = is_dataclass  # type: ignore[attr-defined]
-
-
-class QuietDebug:
-    """A logger whose `debug` returns at once while the logger's own level is above DEBUG (Flet
-    sets INFO on import): one attribute read instead of two calls. Someone who sets the logger to
-    DEBUG later still gets the messages."""
-
-    def __init__(self, logger: logging.Logger) -> None:
-        self.logger = logger
-
-    def debug(self, *args: Any, **kwargs: Any) -> None:
-        level = self.logger.level
-        if level and level <= logging.DEBUG:
-            self.logger.debug(*args, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.logger, name)
-
-
-_LOGGED = (_op, _component)  # the modules whose `logger` the diff and the components call
-
-
-def install() -> bool:
-    """Use the faster paths; False (and nothing changed) on a flet other than the pinned one."""
-    if flet_version != PINNED:
+def install(enabled: bool = True) -> bool:
+    """Use the faster paths. False, with nothing changed, when switched off, on a Flet other than
+    the pinned one (one warning), or when a private name they need is missing (one warning)."""
+    if not enabled:
         return False
-    _op.dataclasses = _DATACLASSES  # type: ignore[attr-defined]
-    _protocol.is_dataclass = is_dataclass  # type: ignore[attr-defined]
-    for module in _LOGGED:
-        logger = module.logger
-        if isinstance(logger, logging.Logger) and not logger.isEnabledFor(logging.DEBUG):
-            module.logger = QuietDebug(logger)  # type: ignore[attr-defined]
-    _op.DiffBuilder._configure_dataclass = configure_dataclass  # type: ignore[method-assign]
-    _op.DiffBuilder._removed_controls = removed_controls  # type: ignore[method-assign]
+    if flet_version != PINNED:
+        _warn_once(f"flet {flet_version} installed, the patches are checked against {PINNED}")
+        return False
+    try:
+        _load_private()
+    except (ImportError, AttributeError) as e:
+        _warn_once(f"flet {flet_version} lacks {e}")
+        return False
+    _op.DiffBuilder._configure_dataclass = configure_dataclass
+    _op.DiffBuilder._removed_controls = removed_controls
     for cls in _control_classes():
         _speed_up(cls)
     return True
 
 
 def uninstall() -> None:
-    _op.dataclasses = dataclasses  # type: ignore[attr-defined]
-    _protocol.is_dataclass = dataclasses.is_dataclass  # type: ignore[attr-defined]
-    for module in _LOGGED:
-        if isinstance(module.logger, QuietDebug):
-            module.logger = module.logger.logger  # type: ignore[attr-defined]
-    _op.DiffBuilder._configure_dataclass = ORIGINAL  # type: ignore[method-assign]
-    _op.DiffBuilder._removed_controls = ORIGINAL_REMOVED  # type: ignore[method-assign]
+    if _op is None:
+        return
+    _op.DiffBuilder._configure_dataclass = ORIGINAL
+    _op.DiffBuilder._removed_controls = ORIGINAL_REMOVED
     for cls, init in _ORIGINAL_INITS.items():
         cls.__init__ = init  # type: ignore[misc]
     _ORIGINAL_INITS.clear()

@@ -22,13 +22,15 @@ from typing import Any
 import flet as ft
 from flet.components.utils import _CURRENT_RENDERER  # pinned flet==1.0.5
 
-from companion import i18n
+from companion import i18n, settings
 from companion.games.base import RuleError
 from companion.table.store import StoreError
 from companion.table.table import Table
 from companion.ui import flet_fast
 
-flet_fast.install()  # a faster copy of one step of Flet's diff (same messages: tests/test_flet_fast.py)
+# Faster copies of three hot paths of Flet's (same messages: tests/test_flet_fast.py); stock Flet,
+# with one warning, on another Flet version; COMPANION_FLET_PATCHES=0 switches them off.
+flet_fast.install(settings.current().flet_patches)
 
 BIG = 56  # touch target height (px)
 TEXT = 18
