@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-import subprocess
 from dataclasses import dataclass
+
+import ifaddr
 
 VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "vbox", "vmnet", "tun", "tap", "wg", "zt", "tailscale",
                     "utun", "lxc", "lxd", "cni", "flannel", "podman", "vboxnet", "ham", "ppp")
@@ -64,15 +65,14 @@ def _default_route_ip() -> str | None:
 
 
 def _interfaces() -> list[Candidate]:
+    """Every IPv4 address of every network interface, on Linux, macOS and Windows alike (ifaddr:
+    getifaddrs on POSIX, GetAdaptersAddresses on Windows), plus what the host name resolves to."""
     out: list[Candidate] = []
     try:
-        text = subprocess.run(["ip", "-o", "-4", "addr", "show"], capture_output=True, text=True,
-                              timeout=2).stdout
-        for line in text.splitlines():
-            parts = line.split()
-            if len(parts) >= 4 and parts[2] == "inet":
-                out.append(Candidate(parts[3].split("/")[0], parts[1]))
-    except (OSError, subprocess.SubprocessError):
+        for adapter in ifaddr.get_adapters():
+            name = str(adapter.nice_name or adapter.name)
+            out += [Candidate(str(ip.ip), name) for ip in adapter.ips if ip.is_IPv4]
+    except (OSError, ValueError, AttributeError):  # (an unusual platform: the host name still helps)
         pass
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):

@@ -5,6 +5,9 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+from typing import Any
+
+import pytest
 
 from companion.cli import port_free
 from companion.net import Candidate, rank
@@ -38,3 +41,23 @@ def test_help_documents_every_option():
                          timeout=60).stdout
     for opt in ("--host", "--port", "--data-dir", "--public-url", "--no-browser", "print"):
         assert opt in out
+
+
+def test_interfaces_come_from_the_os_on_every_platform(monkeypatch: pytest.MonkeyPatch) -> None:
+    """net.py asks ifaddr (getifaddrs / GetAdaptersAddresses), not Linux's `ip` command: a Windows
+    laptop's "Wi-Fi" adapter and a macOS "en0" are found; a Docker bridge ranks last."""
+    import ifaddr
+
+    from companion import net
+
+    def adapter(name: str, *ips: str) -> Any:
+        return ifaddr.Adapter(name, name, [ifaddr.IP(ip, 24, name) for ip in ips])
+    monkeypatch.setattr(ifaddr, "get_adapters", lambda: [
+        adapter("Loopback Pseudo-Interface 1", "127.0.0.1"), adapter("docker0", "172.17.0.1"),
+        adapter("Wi-Fi", "192.168.1.20"), adapter("vEthernet (WSL)", "172.28.16.1")])
+    monkeypatch.setattr(net, "_default_route_ip", lambda: "192.168.1.20")
+    monkeypatch.setattr(net.socket, "gethostname", lambda: "localhost")
+    best = net.candidates()
+    assert best[0] == net.Candidate("192.168.1.20", "Wi-Fi", True)
+    assert net.base_urls(8550)[0] == "http://192.168.1.20:8550"
+    assert [c.ip for c in best].index("172.17.0.1") > [c.ip for c in best].index("192.168.1.20")
