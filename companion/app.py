@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ import flet.fastapi as flet_fastapi
 from fastapi import Request, Response
 from flet.controls.types import WebRenderer
 
-from companion import i18n
+from companion import i18n, settings
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore, SQLiteStore, StoreError
 from companion.ui import boot
@@ -32,7 +31,7 @@ RENDERER_WHY = "auto: skwasm (wasm) where the browser supports WasmGC, else Canv
 
 def web_renderer() -> WebRenderer:
     """COMPANION_WEB_RENDERER=auto|canvaskit|skwasm overrides the default (benchmarks compare them)."""
-    raw = os.environ.get("COMPANION_WEB_RENDERER")
+    raw = settings.current().web_renderer
     try:
         return WebRenderer(raw) if raw else RENDERER
     except ValueError:
@@ -189,5 +188,5 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
     # middleware stack (and the warm-up thread) is built when the server starts.
     api.add_middleware(StaticCompression, roots=[ASSETS, web_dir()], cache_dir=static_cache_dir(hub),
                        encodings=encodings_from_env(), warm=boot_files(renderer.value),
-                       ws_per_table=os.environ.get("COMPANION_WS_PER_TABLE") == "1")
+                       ws_per_table=settings.current().ws_per_table)
     return api

@@ -57,6 +57,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from companion import settings
 from companion.ui import boot
 
 Scope = dict[str, Any]
@@ -268,9 +269,9 @@ def available_encoders() -> dict[str, Callable[[Path, Path], None]]:
 
 def encodings_from_env(default: Iterable[str] | None = None) -> list[str]:
     """COMPANION_STATIC_ENCODINGS="gzip" (or "zstd,gzip", or "identity" for none) limits what is offered."""
-    raw = os.environ.get("COMPANION_STATIC_ENCODINGS")
+    raw = settings.current().static_encodings
     have = available_encoders()
-    wanted = [e.strip() for e in raw.split(",")] if raw else list(default or have)
+    wanted = list(raw) if raw else list(default or have)
     return [e for e in wanted if e in have]
 
 
@@ -302,26 +303,27 @@ class StaticCompression:
                  ws_per_table: bool = False, versioned: bool | None = None,
                  warm_modules: Iterable[str] | None = None, icon_subset: bool | None = None) -> None:
         self.app = app
-        self.versioned = os.environ.get("COMPANION_STATIC_VERSIONED", "1") != "0" if versioned is None else versioned
+        conf = settings.current()
+        self.versioned = conf.static_versioned if versioned is None else versioned
         self.ws_per_table = ws_per_table
         self.drop_fonts = tuple(drop_fonts)
         self.roots = [r.resolve() for r in roots if r.is_dir()]
         self.cache_dir = cache_dir
         # files served in place of others (path → file): the icon font subset, when it fits
         self.substitutes: dict[str, Path] = {}
-        if os.environ.get("COMPANION_ICON_SUBSET", "1") != "0" if icon_subset is None else icon_subset:
+        if conf.icon_subset if icon_subset is None else icon_subset:
             found = self._find(ICON_FONT)
             sub = matching_icon_subset(found[1]) if found else None
             if sub is not None:
                 self.substitutes[ICON_FONT] = sub
         self.version = self._version()
         # the client's big files gzipped by zopfli, committed (tools/precompress_web.py)
-        self.use_precompressed = os.environ.get("COMPANION_PRECOMPRESSED", "1") != "0"
+        self.use_precompressed = conf.precompressed
         self._pre: dict[tuple[str, str, int, int], Path | None] = {}
-        self.preload = os.environ.get("COMPANION_STATIC_PRELOAD", "1") != "0"
-        self.preload_tags = os.environ.get("COMPANION_PRELOAD_TAGS", "1") != "0"
+        self.preload = conf.static_preload
+        self.preload_tags = conf.preload_tags
         # the page hands the first screen's storage values over with the socket (companion/ui/boot.py)
-        self.boot_cookie = os.environ.get("COMPANION_BOOT_COOKIE", "1") != "0"
+        self.boot_cookie = conf.boot_cookie
         self.fonts = self._fonts()
         encoders = available_encoders()
         self.encodings = [e for e in (encodings if encodings is not None else list(encoders)) if e in encoders]
@@ -331,10 +333,10 @@ class StaticCompression:
         self._background: set[tuple[str, str]] = set()
         self.stats = {"served": 0, "not_modified": 0, "compressed": 0}
         warm = [w for w in warm]
-        if warm and os.environ.get("COMPANION_STATIC_WARM", "1") != "0":
+        if warm and conf.static_warm:
             threading.Thread(target=self._warm, args=(warm,), name="static-compress", daemon=True).start()
         mods = list(WARM_MODULES if warm_modules is None else warm_modules)
-        if mods and os.environ.get("COMPANION_WARM_MODULES", "1") != "0":
+        if mods and conf.warm_modules:
             threading.Thread(target=import_all, args=(mods,), name="warm-imports", daemon=True).start()
 
     def _fonts(self) -> list[str]:

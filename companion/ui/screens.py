@@ -837,7 +837,7 @@ class Screen:
             return self.t("ui.moves.free", name=m["name"])
 
         def build() -> ft.Control:
-            rows: list[ft.Control] = [ft.Row([ft.Icon(ft.Icons.SWAP_HORIZ, color=ft.Colors.DEEP_ORANGE_800, size=26),
+            rows: list[ft.Control] = [ft.Row([ft.Icon(ft.Icons.SWAP_VERT, color=ft.Colors.DEEP_ORANGE_800, size=26),
                                               ft.Text(line(moves[0]), size=18, weight=ft.FontWeight.W_600,
                                                       expand=True)], spacing=8)]
             rows += [ft.Text(line(m), size=14, color=ft.Colors.ON_SURFACE_VARIANT) for m in moves[1:5]]
