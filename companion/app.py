@@ -89,7 +89,7 @@ def open_hub(data_dir: str | Path) -> tuple[Hub, str | None]:
 # collection stopped all tables for 0.35–0.8 s, yet found almost nothing (≈ 1,000 objects in
 # 20 s – cyclic garbage dies young and goes in the young collections). A full collection now
 # waits for 1,000 young-generation collections instead of 10: every 10–15 minutes at 600 phones
-# instead of every 10 s. Measured with benchmarks/capacity.py (docs/BENCHMARKS.md (c)).
+# instead of every 10 s. Measured with benchmarks/capacity.py (benchmarks/results/HISTORY.md (c)).
 GC_THRESHOLDS = (700, 10, 1000)
 
 

@@ -13,7 +13,7 @@ out exactly those assignments: a `Prop` field whose argument *is* the descriptor
 When a redraw brings new controls, Flet's `DiffBuilder._configure_dataclass` walks every field
 of every new control (≈ 30–70 per control, nearly all None or plain values) through a Python
 generator each, asks `dataclasses.is_dataclass` of each value and rebuilds the field list per
-control. That walk was ≈ 40 % of the server's CPU time for a reveal (docs/BENCHMARKS.md (b)).
+control. That walk was ≈ 40 % of the server's CPU time for a reveal (benchmarks/results/HISTORY.md (b)).
 
 `configure_dataclass` is the same algorithm that visits only the fields that can hold what the
 walk acts on – a dataclass, a dict or a list (anything else, the original passes over too) – in
