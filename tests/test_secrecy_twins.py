@@ -71,7 +71,11 @@ def _lutetia_twins(game: Any, opts: dict[str, Any], seats: list[dict[str, Any]],
         for area in pool:
             r.shuffle(pool[area])
         hands = {s: [pool[area].pop() for area in pool for _ in range(2)] for s in range(len(seats))}
-        other_k = [pool[area].pop() if r.random() < 0.6 else x
+        # number plans only: the two Roman plans of an area are one card, entered as "R3" and
+        # given the free id R3a/R3b – a later seat's *id* (never its label) follows the earlier
+        # entries; the ids stay on the server (Flet renders there), the phones see "R 21–30"
+        numbers = {area: [p for p in pool[area] if not L.is_roman(p)] for area in pool}
+        other_k = [numbers[area].pop() if r.random() < 0.6 and not L.is_roman(x) else x
                    for area in pool for x in hands[k] if L.plan_area(x) == area]
         mods = sorted(a["mod"]["pile"])
         r.shuffle(mods)
