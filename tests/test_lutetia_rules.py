@@ -100,6 +100,15 @@ def propose_and_vote(st: dict[str, Any], to: int, cards: list[str], sides: list[
     return vote(st, cards, sides)
 
 
+def answer(st: dict[str, Any]) -> dict[str, Any]:
+    """Every seat still answering the after-vote step passes (modify, then Roman) – the step
+    every seat is asked whatever its cards."""
+    while st["phase"] == "after":
+        s = int(min(st["tasks"]))
+        st = act(st, s, "pass", task=st["tasks"][str(s)][0])
+    return st
+
+
 def keys_of(st: dict[str, Any]) -> list[str]:
     return [e["key"] for e in st["log"]]
 
@@ -511,7 +520,9 @@ def test_at_most_one_plan_per_player_with_exactly_one_card() -> None:
     with pytest.raises(RuleError):  # 26 = 21 + 2 + 3 would need two cards
         act(st, 1, "fulfil", plan="26", value=3)
     st = act(st, 1, "fulfil", plan="23", value=2)
-    assert st["phase"] == "propose"  # one plan only: the task is done
+    assert L.view(st, 1)["me"]["tasks"] == [] and st["phase"] == "after"  # one plan only: done
+    st = act(st, 0, "pass", task="modify")  # seat 0 holds nothing: it answers all the same
+    assert st["phase"] == "propose"
     assert st["players"][1]["plans"] == ["19", "24"]
     with pytest.raises(RuleError) as e:
         act(st, 1, "fulfil", plan="24", value=3)
@@ -535,13 +546,19 @@ def test_modify_step_pass_and_host_skip() -> None:
         act(st2, 2, "skip")
 
 
-def test_players_without_a_possible_plan_have_no_task() -> None:
+def test_players_without_a_possible_plan_still_answer_the_step() -> None:
+    """Issue 17/7: whether anyone could fulfil a plan must not show in the phase, the waiting
+    count or anybody's legal actions – every seat answers, the one without a fit only "pass"."""
     st = clear(at(mk(3), 18))
     set_plans(st, 1, ["30"])
     set_mods(st, 1, [1])
     st = propose_and_vote(st, 21, ["10", "10", "10"], [FOR, FOR, FOR])
-    assert st["phase"] == "propose"
-    assert L.view(st, None)["waiting"] == 0
+    assert st["phase"] == "after"
+    assert L.view(st, None)["waiting"] == 3 and L.view(st, None)["pending"] == [0, 1, 2]
+    assert L.legal(st, 1) == [{"type": "pass", "task": "modify"}]
+    assert L.legal(st, 0) == [{"type": "pass", "task": "modify"}]  # no propose while others answer
+    st = answer(st)
+    assert st["phase"] == "propose" and L.view(st, None)["waiting"] == 0
 
 
 def test_holder_may_also_modify_flag() -> None:
@@ -564,9 +581,9 @@ def test_nobody_holds_the_reached_plan_then_everybody_may_modify() -> None:
 
 def test_proposer_keeps_proposing_until_rejected() -> None:
     st = clear(at(mk(3), 5, proposer=1))
-    st = propose_and_vote(st, 6, ["10", "10", "10"], [FOR, FOR, FOR])
+    st = answer(propose_and_vote(st, 6, ["10", "10", "10"], [FOR, FOR, FOR]))
     assert st["proposer"] == 1 and st["phase"] == "propose"
-    st = propose_and_vote(st, 8, ["20", "20", "20"], [FOR, FOR, FOR])
+    st = answer(propose_and_vote(st, 8, ["20", "20", "20"], [FOR, FOR, FOR]))
     assert st["proposer"] == 1 and st["miraculix"] == 8
     st = propose_and_vote(st, 9, ["30", "30", "30"], [AGAINST, AGAINST, FOR])
     assert st["proposer"] == 2 and st["miraculix"] == 8
@@ -581,7 +598,7 @@ def test_played_cards_stay_until_all_six_are_played_then_all_come_back() -> None
     sequence = ["10", "20", "30", "70", "R"]
     for i, c in enumerate(sequence):
         st = at(st, i * 2, proposer=0)
-        st = propose_and_vote(st, i * 2 + 1, [c, c], [FOR if c != "R" else None] * 2)
+        st = answer(propose_and_vote(st, i * 2 + 1, [c, c], [FOR if c != "R" else None] * 2))
         assert st["players"][0]["played"] == sequence[: i + 1]
         assert st["players"][0]["hand"] == [x for x in L.CARDS if x not in sequence[: i + 1]]
     st = act(st, st["proposer"], "propose", to=st["miraculix"] + 1)
@@ -609,10 +626,10 @@ def test_hand_cycle_takes_all_back_after_the_sixth_card() -> None:
 
 def test_winning_m_comes_back_only_after_the_other_five_are_played_again() -> None:
     st = clear(mk(2))
-    st = propose_and_vote(st, 1, ["M", "10"], [FOR, FOR])
+    st = answer(propose_and_vote(st, 1, ["M", "10"], [FOR, FOR]))
     assert st["players"][0]["played"] == ["M"] and "M" not in st["players"][0]["hand"]
     for i, c in enumerate(["10", "20", "30", "70"]):
-        st = propose_and_vote(at(st, 2 + i, 0), 3 + i, [c, "20" if i % 2 else "30"], [FOR, FOR])
+        st = answer(propose_and_vote(at(st, 2 + i, 0), 3 + i, [c, "20" if i % 2 else "30"], [FOR, FOR]))
         st["players"][1]["hand"], st["players"][1]["played"] = list(L.CARDS), []
         assert "M" not in st["players"][0]["hand"]
     st = propose_and_vote(at(st, 10, 0), 11, ["R", "10"], [None, FOR])
@@ -683,10 +700,12 @@ def test_roman_pass_or_impossible_draws_a_mod_card() -> None:
     st2 = act(st2, 1, "pass", task="roman")
     assert st2["players"][1]["plans"] == ["R4a"] and len(st2["players"][1]["mods"]) == 1
     assert st2["phase"] == "propose"
-    set_plans(st, 1, ["R1a"])  # no matching Roman: the card is drawn at once
+    set_plans(st, 1, ["R1a"])  # no matching Roman: only "pass" – and the same history text
     st3 = propose_and_vote(st, 33, ["70", "R"], [AGAINST, None])
+    assert st3["phase"] == "after" and L.legal(st3, 1) == [{"type": "pass", "task": "roman"}]
+    st3 = act(st3, 1, "pass", task="roman")
     assert st3["phase"] == "propose" and len(st3["players"][1]["mods"]) == 1
-    assert "lutetia.log.roman_none" in keys_of(st3)
+    assert keys_of(st3) == keys_of(st2) and st3["log"][-2:] == st2["log"][-2:]
 
 
 def test_host_skip_of_a_roman_task_draws_the_card() -> None:
@@ -707,6 +726,8 @@ def test_roman_position_after_vote_or_before_vote() -> None:
         if opts:
             assert L.view(st, 1)["me"]["roman_options"] == opts
         else:
+            assert L.view(st, 1)["me"]["roman_options"] == [] and st["phase"] == "after"
+            st = answer(st)
             assert st["phase"] == "propose" and len(st["players"][1]["mods"]) == 1
 
 
@@ -720,7 +741,9 @@ def test_roman_and_modify_in_the_same_vote() -> None:
     assert me["roman_options"] == [{"plan": "R3a", "value": 0, "target": 21}]
     st = act(st, 1, "fulfil", plan="20", value=1)
     st = act(st, 1, "roman", plan="R3a", value=0)
-    assert sorted(st["players"][1]["fulfilled"]) == ["20", "R3a"] and st["phase"] == "propose"
+    assert sorted(st["players"][1]["fulfilled"]) == ["20", "R3a"] and st["phase"] == "after"
+    st = act(st, 0, "pass", task="modify")
+    assert st["phase"] == "propose"
 
 
 def test_roman_with_a_mod_card_forward_into_the_next_area() -> None:
@@ -732,7 +755,7 @@ def test_roman_with_a_mod_card_forward_into_the_next_area() -> None:
     assert L.view(st, 1)["me"]["roman_options"] == [{"plan": "R3a", "value": 1, "target": 21}]
 
 
-def test_roman_task_vanishes_when_its_mod_card_was_used_and_then_draws() -> None:
+def test_roman_task_stays_when_its_mod_card_was_used_and_its_pass_draws() -> None:
     st = clear(at(mk(2), 18))
     set_plans(st, 1, ["20", "R2a"])
     set_mods(st, 1, [1])
@@ -741,8 +764,11 @@ def test_roman_task_vanishes_when_its_mod_card_was_used_and_then_draws() -> None
     assert me["fulfil_options"] == [{"plan": "20", "value": 1, "target": 20}]
     assert me["roman_options"] == [{"plan": "R2a", "value": 1, "target": 20}]
     st = act(st, 1, "fulfil", plan="20", value=1)
-    assert st["phase"] == "propose" and st["players"][1]["plans"] == ["R2a"]
-    assert "lutetia.log.roman_none" in keys_of(st) and len(st["players"][1]["mods"]) == 1
+    assert st["phase"] == "after" and st["players"][1]["plans"] == ["R2a"]
+    assert L.legal(st, 1) == [{"type": "pass", "task": "roman"}]  # the task stays: only "pass"
+    st = answer(st)
+    assert st["phase"] == "propose" and "lutetia.log.roman_pass" in keys_of(st)
+    assert len(st["players"][1]["mods"]) == 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -826,6 +852,8 @@ def test_end_on_53_last_plans_counted_back_with_a_3() -> None:
     assert L.view(st, 1)["me"]["fulfil_options"] == [{"plan": "50", "value": 3, "target": 50}]
     assert L.view(st, 2)["me"]["roman_options"] == []  # 53 counts to the last area, 49 no Roman
     st = act(st, 1, "fulfil", plan="50", value=3)
+    assert st["phase"] == "after"  # seat 0 and seat 2 (R, no Roman fits) answer too
+    st = answer(st)
     assert st["phase"] == "over"
     assert "lutetia.log.over" in keys_of(st)
     with pytest.raises(RuleError) as e:
@@ -839,7 +867,7 @@ def test_end_on_53_last_plans_counted_back_with_a_3() -> None:
 def test_end_when_reaching_exactly_50() -> None:
     st = clear(at(mk(2), 47))
     set_plans(st, 0, ["50"])
-    st = propose_and_vote(st, 50, ["10", "10"], [FOR, FOR])
+    st = answer(propose_and_vote(st, 50, ["10", "10"], [FOR, FOR]))
     assert st["phase"] == "over" and st["players"][0]["fulfilled"] == ["50"]
     assert L.result(st)["winners"] == [0]
 
@@ -993,7 +1021,9 @@ def test_a_card_drawn_for_no_roman_can_serve_the_modify_step() -> None:
     st["mod"]["pile"].remove(1)
     st["mod"]["pile"].append(1)  # the next card drawn is a 1
     st = propose_and_vote(st, 21, ["10", "R"], [FOR, None])
-    assert "lutetia.log.roman_none" in keys_of(st)
+    assert L.view(st, 1)["me"]["fulfil_options"] == []
+    st = act(st, 1, "pass", task="roman")  # no Roman plan: the card drawn is a 1
+    assert "lutetia.log.roman_pass" in keys_of(st)
     assert L.view(st, 1)["me"]["fulfil_options"] == [{"plan": "22", "value": 1, "target": 22}]
 
 
@@ -1003,6 +1033,8 @@ def test_physical_unreported_draw_keeps_the_modify_task_open() -> None:
     st = act(st, 1, "enter_hand", plans=[3, 4, 13, 14, 22, 23, 33, 34, 43, 44], mods=[3, 3])
     st = propose_and_vote(at(st, 18), 21, ["10", "R"], [FOR, None])
     assert st["players"][0]["fulfilled"] == ["21"]
+    assert sorted(L.view(st, 1)["me"]["tasks"]) == ["modify", "roman"]
+    st = act(st, 1, "pass", task="roman")
     assert st["players"][1]["owed"] == 1 and st["phase"] == "after"
     assert L.view(st, 1)["me"]["tasks"] == ["modify"] and L.view(st, 1)["me"]["fulfil_options"] == []
     assert {"type": "pass", "task": "modify"} in L.legal(st, 1)

@@ -122,6 +122,50 @@ def test_one_tap_flow_propose_vote_declare_fulfil() -> None:
     assert sent[-1] == {"type": "skip"}
 
 
+def test_every_seat_answers_the_after_vote_step_and_the_screens_say_who_is_left() -> None:
+    """Issue 17/7: a phone whose cards fit nothing still answers (and is told why); the host
+    names who is still answering, with one/many in every language."""
+    t = _table()
+    st = t.state
+    st["miraculix"], st["proposals"] = 18, 3
+    for s in range(3):
+        st["out"] += st["players"][s]["plans"]
+        st["players"][s]["plans"] = []
+        st["mod"]["pile"] += st["players"][s]["mods"]
+        st["players"][s]["mods"] = []
+    st["out"].remove("20")
+    st["players"][1]["plans"] = ["20"]
+    st["mod"]["pile"].remove(1)
+    st["players"][1]["mods"] = [1]
+    ui.act(t, 0, {"type": "propose", "to": 21})
+    for s in range(3):
+        ui.act(t, s, {"type": "choose", "card": "10"})
+        ui.act(t, s, {"type": "lock"})
+    for s in range(3):
+        ui.act(t, s, {"type": "declare", "side": "for"})
+    assert t.state["phase"] == "after"
+    sent: list[Any] = []
+    body = screen.phone(ui.ctx(t, 2, sent))  # Cy holds nothing
+    assert "None of your plans can be fulfilled from space 21 with your cards." in ui.texts(body)
+    b = ui.buttons(body)
+    assert "Plan 20 with card 1" not in b
+    asyncio.run(b["Understood – no plan"].on_click(None))
+    assert sent[-1] == {"type": "pass", "task": "modify"}
+    assert "Plan 20 with card 1" in ui.buttons(screen.phone(ui.ctx(t, 1, sent)))  # Bob's fit
+    host = " ".join(ui.texts(screen.host(ui.ctx(t, None, host=True))))
+    assert "Waiting for 3 players to decide: Ann, Bob, Cy." in host
+    ui.act(t, 2, sent[-1])
+    ui.act(t, 1, {"type": "fulfil", "plan": "20", "value": 1})
+    expect = {"en": "Waiting for 1 player to decide: Ann.",
+              "de": "Warte auf die Entscheidung von 1 Spieler: Ann.",
+              "fr": "En attente de la décision d’un joueur : Ann."}
+    for lang, text in expect.items():
+        assert text in ui.texts(screen.host(ui.ctx(t, None, host=True, lang=lang)))
+        assert text in ui.texts(screen.phone(ui.ctx(t, 1, lang=lang)))
+    ui.act(t, 0, {"type": "pass", "task": "modify"})
+    assert t.state["phase"] == "propose"
+
+
 def test_physical_enter_form_sends_the_picked_cards() -> None:
     t = _table({"deal": "physical"}, n=2)
     sent: list[Any] = []

@@ -11,9 +11,12 @@ Phases
     vote     sealed round: every seat chooses one vote card (sealed declare: with for/against)
     reveal   (declare=at_reveal) in seat order from the start player each card is shown, then its
              player declares for/against (R never declares; after a first M nobody needs to)
-    after    explicit tasks after the outcome: "modify" (approved: fulfil one plan P±v with one
-             mod card) and "roman" (R card: hand in a Roman plan); each task is done or passed,
-             tasks without any possibility vanish by themselves, the host may skip the rest
+    after    explicit tasks after the outcome: "modify" (approved: every seat but the holder of
+             plan P may fulfil one plan P±v with one mod card) and "roman" (R card: hand in a
+             Roman plan); each task is done or passed. Who gets a task depends only on public
+             facts, never on the cards: a seat that cannot fulfil anything still answers "pass"
+             (its phone says so), so the table waits the same whatever the hands; the host may
+             skip the rest
     over     Miraculix reached 50+ and the last plans were fulfilled
 
 Host actions (seat None): "reveal" (everyone has chosen a vote card; missing locks are waived)
@@ -676,24 +679,14 @@ def _resolve(st: dict[str, Any]) -> None:
 
 
 def _settle(st: dict[str, Any]) -> None:
-    """Drop tasks nobody can do any more (a Roman without options draws); finish the phase."""
-    if st["phase"] != "after":
-        return
-    for s in _order(st):
-        key = str(s)
-        tasks = st["tasks"].get(key, [])
-        # a physical draw not yet reported may be the card that fits: keep the task open then
-        unknown = st["players"][s]["owed"] > 0
-        if "roman" in tasks and not roman_options(st, s) and not unknown:
-            tasks.remove("roman")
-            _log(st, "lutetia.log.roman_none", name=_name(st, s))
-            _draw(st, s)  # (this card may already fit a plan in the modify step below)
-            unknown = st["players"][s]["owed"] > 0
-        if "modify" in tasks and not fulfil_options(st, s) and not unknown:
-            tasks.remove("modify")
-        if not tasks:
-            st["tasks"].pop(key, None)
-    if st["tasks"]:
+    """Finish the after-vote step once every seat has answered its tasks.
+
+    Who gets which task depends only on public facts (approved or not, the holder of plan P,
+    who played R), never on anyone's plans or mod cards, and a task never vanishes by itself:
+    a seat that cannot fulfil or hand in anything answers "pass" like one that chooses not to.
+    So the phase, the waiting count and everyone's legal actions show nothing of the hands.
+    """
+    if st["phase"] != "after" or st["tasks"]:
         return
     st["roman_pos"] = None
     st["holder"] = None
@@ -908,6 +901,9 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "over": ph == "over",
         "outcome": st["outcome"],
         "waiting": len(st["tasks"]) if ph == "after" else 0,
+        # who still answers the after-vote step (the tasks depend on public facts only)
+        "pending": sorted(int(k) for k in st["tasks"]) if ph == "after" else [],
+        "roman_pos": st["roman_pos"],
         "log": [{"key": e["key"], "params": dict(e["params"])} for e in st["log"]],
     }
     if ph == "vote":

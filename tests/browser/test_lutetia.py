@@ -122,7 +122,8 @@ class _Player:
         offers = [n for n in names if n.startswith("Plan ") and " with card " in n or n.startswith("Roman plan ")]
         if offers:
             return offers[0]
-        for n in ("No plan this time", "No Roman plan: draw a card"):
+        # every seat answers the after-vote step, also one whose cards fit nothing (issue 17/7)
+        for n in ("No plan this time", "Understood – no plan", "No Roman plan: draw a card"):
             if n in names:
                 return n
         return None
@@ -203,7 +204,7 @@ async def test_lutetia_complete_game_on_three_phones(browser, server, shots):
             if pick is not None:
                 acted, steps = True, steps + 1
                 last_action = time.monotonic()
-                if pick.startswith(("Space ", "Plan ", "Roman", "Discard", "No ")):
+                if pick.startswith(("Space ", "Plan ", "Roman", "Discard", "No ", "Understood")):
                     say(f"{p.name}: {pick}")
         if not acted:
             if await _scorer_shown(host):

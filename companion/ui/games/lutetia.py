@@ -311,29 +311,43 @@ def _todo(ctx: UiContext, v: dict[str, Any]) -> list[ft.Control]:
             waiting.append(ft.Text(ctx.t("lutetia.ui.chosen", card=_choice_text(ctx, me["chosen"])), size=16))
         return out + [kit.card(*waiting)]
     if ph == "after":
+        pos = v["miraculix"]
         if "modify" in me["tasks"]:
-            out.append(kit.card(
-                ft.Text(ctx.t("lutetia.ui.fulfil_title"), size=18, weight=ft.FontWeight.BOLD),
-                *[_action_button(ctx, ctx.t("lutetia.ui.fulfil_btn", plan=o["plan"], value=o["value"]),
-                                 {"type": "fulfil", "plan": o["plan"], "value": o["value"]})
-                  for o in me["fulfil_options"]],
-                _action_button(ctx, ctx.t("lutetia.ui.pass_modify"), {"type": "pass", "task": "modify"},
-                               primary=False), bgcolor=SECRET_BG))
+            fits = me["fulfil_options"]
+            parts = [ft.Text(ctx.t("lutetia.ui.fulfil_title"), size=18, weight=ft.FontWeight.BOLD)]
+            parts += [_action_button(ctx, ctx.t("lutetia.ui.fulfil_btn", plan=o["plan"], value=o["value"]),
+                                     {"type": "fulfil", "plan": o["plan"], "value": o["value"]}) for o in fits]
+            if not fits:  # nothing fits: the seat still answers, as everyone does (no one can tell)
+                parts.append(ft.Text(ctx.t("lutetia.ui.fulfil_none", pos=pos), size=17))
+            parts.append(_action_button(ctx, ctx.t("lutetia.ui.pass_modify" if fits else "lutetia.ui.confirm_none"),
+                                        {"type": "pass", "task": "modify"}, primary=not fits))
+            parts.append(_sub(ctx.t("lutetia.ui.step_hint"), 14))
+            out.append(kit.card(*parts, bgcolor=SECRET_BG))
         if "roman" in me["tasks"]:
-            btns = []
+            btns: list[ft.Control] = []
             for o in me["roman_options"]:
                 g = _area_of(v, o["plan"]) or {"lo": "?", "hi": "?"}
                 key = "lutetia.ui.roman_btn_mod" if o["value"] else "lutetia.ui.roman_btn"
                 btns.append(_action_button(ctx, ctx.t(key, lo=g["lo"], hi=g["hi"], value=o["value"]),
                                            {"type": "roman", "plan": o["plan"], "value": o["value"]}))
+            if not btns:
+                btns.append(ft.Text(ctx.t("lutetia.ui.roman_none", pos=v.get("roman_pos", pos)), size=17))
             out.append(kit.card(ft.Text(ctx.t("lutetia.ui.roman_title"), size=18, weight=ft.FontWeight.BOLD), *btns,
                                 _action_button(ctx, ctx.t("lutetia.ui.pass_roman"),
-                                               {"type": "pass", "task": "roman"}, primary=False),
+                                               {"type": "pass", "task": "roman"}, primary=not me["roman_options"]),
                                 bgcolor=SECRET_BG))
         if not me["tasks"]:
-            out.append(kit.card(ft.Text(ctx.t("lutetia.ui.waiting_others", n=v["waiting"]), size=18)))
+            out.append(kit.card(ft.Text(_waiting_text(ctx, v), size=18)))
         return out
     return out
+
+
+def _waiting_text(ctx: UiContext, v: dict[str, Any]) -> str:
+    """Who still answers the after-vote step (one player / several players, in every language)."""
+    pending = v.get("pending", [])
+    names = ", ".join(ctx.name(s) for s in pending)
+    key = "lutetia.ui.waiting_one" if len(pending) == 1 else "lutetia.ui.waiting_many"
+    return ctx.t(key, n=len(pending), names=names)
 
 
 def _half_button(ctx: UiContext, label: str, action: dict[str, Any], selected: bool, colour: str) -> ft.Control:
@@ -386,7 +400,7 @@ def host(ctx: UiContext) -> list[ft.Control]:
     elif ph == "reveal" and v["turn"] is not None:
         out.append(ft.Text(ctx.t("lutetia.ui.waiting_declare", name=ctx.name(v["turn"])), size=24))
     elif ph == "after":
-        out.append(ft.Text(ctx.t("lutetia.ui.waiting_others", n=v["waiting"]), size=24))
+        out.append(ft.Text(_waiting_text(ctx, v), size=24))
     elif ph == "enter":
         out.append(ft.Text(ctx.t("lutetia.ui.chosen_count", n=len(v.get("submitted", [])),
                                  total=len(v["seats"])), size=24))
