@@ -106,7 +106,7 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
 
     @api.get("/health")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "tables": len(hub.tables)}
+        return {"ok": True, "tables": len(hub.open_tables())}
 
     @api.get("/qr/{code}.png")
     async def qr(code: str) -> Response:
