@@ -176,12 +176,18 @@ def main() -> None:
     ap.add_argument("--game-actions", type=int, default=100)
     ap.add_argument("--reopen-actions", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--reopen-only", action="store_true", help="only the reopen timing")
     ap.add_argument("--role", choices=["baseline", "history", "traced"], default=None)
     args = ap.parse_args()
     if args.role:
         print(json.dumps(role(args)))
         return
     header("(f) memory over a season: history leaves memory; reopening an ended table")
+    if args.reopen_only:
+        rows = reopen(args)
+        print(table(rows))
+        save("memory.reopen", {"args": vars(args), "reopen": rows})
+        return
     res = {}
     for r in ("baseline", "history", "traced"):
         cmd = [sys.executable, "-m", "benchmarks.memory", "--role", r, "--games", str(args.games),

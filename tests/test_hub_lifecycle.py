@@ -14,6 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import flet as ft
 import pytest
 
 from companion import i18n
@@ -350,3 +351,55 @@ def test_unloaded_and_reloaded_tables_behave_as_if_they_had_stayed(tmp_path: Pat
         del t
     assert reloads >= 5 and hub.loads == reloads
     store.close()
+
+
+# ---------------------------------------------------------------- the screens, on real Flet sessions
+
+
+def _texts(client: Any) -> list[str]:
+    from tests.test_parts import walk
+
+    assert client.session is not None
+    return [c.value for c in walk(client.session.page.views) if isinstance(c, ft.Text) and isinstance(c.value, str)]
+
+
+def test_home_lists_tables_in_play_from_the_store_and_a_host_reopens_an_ended_one(tmp_path: Path) -> None:
+    from benchmarks import harness as H
+    from companion.ui.screens import Server
+
+    store = SQLiteStore(tmp_path / "data")
+    first = Hub(store)
+    ended, _ = played(first, end=True)
+    playing, _ = played(first)
+    host_token = first.tables[ended].host_token
+    store.close()
+
+    async def run() -> None:
+        clock = Clock()
+        hub = Hub(SQLiteStore(tmp_path / "data"), clock=clock)  # a restart
+        hub.load_all()
+        assert sorted(hub.tables) == [playing]
+        server = Server(hub, "http://test")
+        pubsub = H.new_pubsub()
+        home = await H.Client(server, "/", {"lang": "en"}).open(pubsub)
+        await H.quiet([home])
+        listed = " ".join(_texts(home))
+        assert playing in listed and ended not in listed
+        host = await H.Client(server, f"/host/{ended}", {f"host:{ended}": host_token, "lang": "en"}).open(pubsub)
+        await H.quiet([host])
+        assert hub.loads == 1 and ended in hub.tables  # loaded on demand for the host's screen
+        clock.now += 10 * DAY
+        hub.sweep()
+        assert ended in hub.tables  # watched: stays
+        home.close()
+        host.close()  # the screen leaves: the ended table may go after its grace period
+        hub.sweep()
+        clock.now += hub.ended_grace + 1
+        assert hub.sweep() == [ended] and ended not in hub.tables
+        alive = hub._gone.get(ended) is not None  # the closed session's parts may still hold it
+        again = await H.Client(server, f"/host/{ended}", {f"host:{ended}": host_token, "lang": "en"}).open(pubsub)
+        await H.quiet([again])
+        assert hub.loads == (1 if alive else 2)  # held: found again, not loaded a second time
+        assert ended in hub.tables and f"{ended}" in " ".join(_texts(again))
+        again.close()
+    asyncio.run(run())
