@@ -1,7 +1,7 @@
 """(f) Memory over a season: RSS after hosting many finished games vs. the same tables in play alone,
 memory per table in play, and the time to reopen an ended table from SQLite.
 
-    python -m benchmarks.memory [--games 1000] [--tables 20] [--game-actions 100] [--reopen-actions 1000]
+    python -m benchmarks.memory [--games 1000] [--tables 20] [--game-actions 125] [--reopen-actions 1000] [--kept]
 
 Two fresh processes, the same code path as the server (`Hub.create`, `Table.request_sync`, the
 hub's sweep with its real rules – an ended table nobody watches leaves memory after its grace
@@ -15,6 +15,7 @@ period – on a clock turned forward 31 s per game hosted):
   same tables in play as the baseline. Target: its RSS ≤ 1.5 × the baseline's.
 Both processes use SQLite with synchronous=OFF (no fsync: 100,000 writes would otherwise take
 the benchmark ten minutes; the figures are memory, not write latency – see (e) restart and the soak).
+With --kept, the history once more with nothing unloaded (as the hub was before issue 22).
 Reopen: ended tables with a `--reopen-actions`-action log (benchmarks/restart.py's players),
 unloaded, then `Hub.get(code)` timed (read the log from SQLite, replay it). Target ≤ 150 ms.
 """
@@ -99,11 +100,12 @@ def in_play(hub: Hub, tables: int, actions: int) -> int:
 def role(args: argparse.Namespace) -> dict[str, Any]:
     d = Path(tempfile.mkdtemp(prefix="bench-mem-"))
     clock = Clock()
-    hub = Hub(NoSync(d), clock=clock)
+    keep = args.role == "kept"  # the hub before issue 22: every table ever hosted stays in memory
+    hub = Hub(NoSync(d), clock=clock, **({"idle_unload": float("inf"), "ended_grace": float("inf")} if keep else {}))
     gc.collect()
     out: dict[str, Any] = {"role": args.role, "rss_start_kb": rss_kb()}
     t0 = time.perf_counter()
-    if args.role == "history":
+    if args.role in ("history", "kept"):
         actions = 0
         for g in range(args.games):
             actions += play(hub, GAMES[g % len(GAMES)], g, args.game_actions, end=True)[1]
@@ -173,11 +175,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--tables", type=int, default=20)
-    ap.add_argument("--game-actions", type=int, default=100)
+    ap.add_argument("--game-actions", type=int, default=125)
     ap.add_argument("--reopen-actions", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--kept", action="store_true",
+                    help="also run the history with nothing unloaded (the hub before issue 22), for comparison")
     ap.add_argument("--reopen-only", action="store_true", help="only the reopen timing")
-    ap.add_argument("--role", choices=["baseline", "history", "traced"], default=None)
+    ap.add_argument("--role", choices=["baseline", "history", "traced", "kept"], default=None)
     args = ap.parse_args()
     if args.role:
         print(json.dumps(role(args)))
@@ -189,7 +193,7 @@ def main() -> None:
         save("memory.reopen", {"args": vars(args), "reopen": rows})
         return
     res = {}
-    for r in ("baseline", "history", "traced"):
+    for r in ("baseline", "history", "traced", *(["kept"] if args.kept else [])):
         cmd = [sys.executable, "-m", "benchmarks.memory", "--role", r, "--games", str(args.games),
                "--tables", str(args.tables), "--game-actions", str(args.game_actions)]
         p = subprocess.run(cmd, capture_output=True, text=True, check=True)
@@ -207,6 +211,11 @@ def main() -> None:
          "actions hosted": h["history_actions"] + h["in_play_actions"], "tables loaded": h["loaded_end"],
          "RSS MB": h["rss_end_kb"] / 1024},
     ]))
+    if "kept" in res:
+        k = res["kept"]
+        print(f"the same history with nothing unloaded (the hub before issue 22): RSS {k['rss_end_kb'] / 1024:.1f} MB, "
+              f"{k['rss_end_kb'] / b['rss_end_kb']:.2f}× the baseline, "
+              f"{(k['rss_end_kb'] - b['rss_end_kb']) * 1024 / max(1, k['history_actions']):.0f} B per hosted action")
     print(f"RSS with history / without: {ratio:.2f} (target ≤ 1.5); history left {h['loaded_after_history']} "
           f"tables in memory of {h['stored_tables']} hosted; "
           f"SQLite file {h['db_mb']} MB")
@@ -220,7 +229,7 @@ def main() -> None:
     worst = max(r["reopen ms (median)"] for r in rows)
     print(f"reopen an ended {args.reopen_actions}-action table from SQLite: worst median {worst:.0f} ms "
           "(target ≤ 150 ms)")
-    save("memory", {"args": vars(args), "baseline": b, "history": h, "ratio": ratio,
+    save("memory", {"args": vars(args), "baseline": b, "history": h, "kept": res.get("kept"), "ratio": ratio,
                     "per_table_in_play_kb": per_table, "per_table_in_play_traced_kb": per_table_traced,
                     "reopen": rows})
 
