@@ -38,9 +38,9 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.restart
 	$(BIN)/python -m benchmarks.printing
 
-## make soak: 50 tables x 6 simulated phones for 10 minutes (docs/RELIABILITY.md)
+## make soak: 50 tables x 6 simulated phones, 20,000 actions (docs/RELIABILITY.md)
 soak: $(VENV)/.installed-test
-	$(BIN)/python -m companion.soak --tables 50 --phones 6 --minutes 10
+	$(BIN)/python -m companion.soak --tables 50 --phones 6 --actions 20000
 
 print: $(VENV)/.installed
 	$(BIN)/companion print --all

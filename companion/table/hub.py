@@ -2,6 +2,18 @@
 
 Join codes are 4 letters without look-alikes (no B/8, I/1, O/0, S/5, Z/2), so a code read
 aloud or typed from a screen is hard to get wrong. Guessing codes is slowed per client.
+
+Memory is bounded by the tables in play, not by history: a table lives in `Hub.tables` only
+while it is loaded. At start only the tables in play (lobby or playing, not archived) are
+loaded; any other is loaded from the store when it is asked for (`get`, `lookup`). A sweep (on
+access, at most every SWEEP_EVERY seconds) unloads an ended table nobody watches after
+ENDED_GRACE seconds and any table nobody watches nor changed for `idle_unload` seconds. A
+table with a subscriber (a screen) or a write in flight is never unloaded. An unloaded table
+that something still holds (a screen between lookup and subscribe) is found again, not loaded
+a second time: there is never more than one Table object per code.
+Tables without an entry for `archive_days` are archived (not loaded at start, not listed as
+open, opened by code as before). The host may delete an ended table, or one abandoned (no
+entry for ABANDONED_DAYS): its log goes from the store in one transaction.
 """
 
 from __future__ import annotations
@@ -9,17 +21,26 @@ from __future__ import annotations
 import math
 import secrets
 import time
+import weakref
 from collections import defaultdict, deque
+from collections.abc import Callable
 from typing import Any
 
 from companion.games.base import RuleError
-from companion.table.store import Store, StoreError
+from companion.table.store import Store, StoreError, TableMeta
 from companion.table.table import Table
 
 CODE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY"
 CODE_LEN = 4
 GUESS_LIMIT = 10  # wrong codes per client per window
 GUESS_WINDOW = 60.0
+DAY = 86400.0
+ARCHIVE_DAYS = 30.0  # no entry for this long: archived (not loaded at start, not listed as open)
+ABANDONED_DAYS = 7.0  # no entry for this long: a table in play may be deleted
+ENDED_GRACE = 60.0  # an ended table nobody watches leaves memory after this (s)
+IDLE_UNLOAD = 1800.0  # any table nobody watches nor changed leaves memory after this (s)
+SWEEP_EVERY = 10.0  # the sweep runs on access, at most this often (s)
+LOAD_ERRORS = (RuleError, StoreError, KeyError, ValueError, TypeError)
 
 
 def normalise_code(raw: Any) -> str:
@@ -28,35 +49,175 @@ def normalise_code(raw: Any) -> str:
     return "".join(raw.split()).upper()[:12]
 
 
+class _Deleted:
+    """The store of a deleted table still shown on a screen: every write is refused, politely."""
+
+    def append(self, code: str, seq: int, entry: dict[str, Any]) -> None:
+        raise RuleError("tbl.err.deleted")
+
+
 class Hub:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
+                 archive_days: float = ARCHIVE_DAYS, idle_unload: float = IDLE_UNLOAD,
+                 ended_grace: float = ENDED_GRACE) -> None:
         self.store = store
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, Table] = {}  # the loaded tables only: use get()/loaded()/open_tables()
         self.problems: list[dict[str, str]] = []  # tables that could not be restored
         self._guesses: dict[str, deque[float]] = defaultdict(deque)
+        self.clock = clock  # time.time() by default; tests turn it forward
+        self.archive_days = archive_days
+        self.idle_unload = idle_unload
+        self.ended_grace = ended_grace
+        self.loads = 0  # tables loaded from the store on demand (after start)
+        self.unloads = 0
+        self._seen: dict[str, tuple[int, float]] = {}  # code -> (version, when it last changed or was asked for)
+        self._gone: weakref.WeakValueDictionary[str, Table] = weakref.WeakValueDictionary()
+        self._swept = 0.0
 
     def load_all(self) -> None:
-        for code in self.store.tables():
+        for code in self._codes_at_start():
             try:
                 self.tables[code] = Table.load(self.store, code)
             except (RuleError, StoreError, KeyError, ValueError, TypeError) as e:
                 self.problems.append({"code": code, "reason": f"{type(e).__name__}: {e}"})
+        for code in self.tables:
+            self._touch(code)
+
+    def _codes_at_start(self) -> list[str]:
+        """The tables in play: not ended, not archived (tables idle for archive_days are archived now)."""
+        self.store.archive_idle(self.clock() - self.archive_days * DAY)
+        return [m.code for m in self.store.metas() if m.phase != "ended" and not m.archived]
 
     def new_code(self) -> str:
+        """A fresh code: not loaded, not held by a screen, not in the store (ended, archived, unloaded)."""
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
-            if code not in self.tables:
+            if code not in self.tables and code not in self._gone and self.store.meta(code) is None \
+                    and not self.store.entries(code):
                 return code
 
     def create(self, game_id: str, options: dict[str, Any] | None, seats: list[dict[str, Any]],
                seed: int | None = None) -> Table:
         code = self.new_code()
         t = Table.create(self.store, code, game_id, options, seats, seed)
-        self.tables[code] = t
+        self.add(t)
         return t
 
+    def add(self, t: Table) -> None:
+        """Register a table made elsewhere (Table.create on this hub's store: tests, tools)."""
+        self.tables[t.code] = t
+        self._touch(t.code)
+
     def get(self, code: Any) -> Table | None:
-        return self.tables.get(normalise_code(code))
+        """The table with this code, loaded from the store if it is not in memory; None if unknown
+        (or deleted, or its log cannot be restored: then it is in `problems`)."""
+        code = normalise_code(code)
+        self._maybe_sweep()
+        t = self.tables.get(code)
+        if t is None and code:
+            t = self._gone.pop(code, None)  # unloaded, but a screen still holds it: the same object
+            if t is None:
+                t = self._load(code)
+            if t is not None:
+                self.tables[code] = t
+        if t is not None:
+            self._touch(code)
+        return t
+
+    def _load(self, code: str) -> Table | None:
+        try:
+            if self.store.meta(code) is None:
+                return None
+            t = Table.load(self.store, code)
+        except LOAD_ERRORS as e:
+            if not any(p["code"] == code for p in self.problems):
+                self.problems.append({"code": code, "reason": f"{type(e).__name__}: {e}"})
+            return None
+        self.loads += 1
+        return t
+
+    # ---------- what is there, without loading logs ----------
+    def loaded(self) -> list[Table]:
+        """The tables in memory now."""
+        return list(self.tables.values())
+
+    def metas(self) -> list[TableMeta]:
+        """Every stored table (ended and archived ones too), by code; no log is read."""
+        return self.store.metas()
+
+    def open_tables(self) -> list[TableMeta]:
+        """The tables in play (lobby or playing, not archived), by code; no log is read."""
+        self._maybe_sweep()
+        return [m for m in self.store.metas() if m.phase != "ended" and not m.archived]
+
+    # ---------- leaving memory ----------
+    def _touch(self, code: str) -> None:
+        t = self.tables.get(code)
+        if t is not None:
+            self._seen[code] = (t.version, self.clock())
+
+    @staticmethod
+    def _busy(t: Table) -> bool:
+        """Watched by a screen, or a write in flight: must stay."""
+        return bool(t._listeners) or t._lock.locked()
+
+    def _maybe_sweep(self) -> None:
+        now = self.clock()
+        if now - self._swept >= SWEEP_EVERY:
+            self.sweep(now)
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Unload ended tables nobody watches (after ended_grace) and idle ones (after idle_unload).
+        Call on the event loop (tables are checked for subscribers and writes in flight)."""
+        now = self.clock() if now is None else now
+        self._swept = now
+        out = []
+        for code, t in list(self.tables.items()):
+            version, since = self._seen.get(code, (-1, now))
+            if self._busy(t) or t.version != version:
+                self._seen[code] = (t.version, now)
+                continue
+            quiet = now - since
+            if quiet >= self.idle_unload or (t.phase == "ended" and quiet >= self.ended_grace):
+                self.unload(code)
+                out.append(code)
+        return out
+
+    def unload(self, code: str) -> bool:
+        """Let a table leave memory (its log stays in the store); refused while it is busy."""
+        t = self.tables.get(code)
+        if t is None or self._busy(t):
+            return False
+        del self.tables[code]
+        self._seen.pop(code, None)
+        self._gone[code] = t  # still found if someone holds it; freed when nobody does
+        self.unloads += 1
+        return True
+
+    # ---------- deleting ----------
+    def deletable(self, m: TableMeta) -> bool:
+        """Ended, or abandoned: no entry for ABANDONED_DAYS."""
+        return m.phase == "ended" or self.clock() - m.last >= ABANDONED_DAYS * DAY
+
+    def delete(self, code: Any) -> None:
+        """Delete an ended or abandoned table: its log leaves the store (one transaction) and memory.
+        A screen still showing it keeps its last picture; any tap there is refused (tbl.err.deleted).
+        Raises RuleError: tbl.err.no_table, tbl.err.delete_in_play, tbl.err.busy. Call on the event loop."""
+        code = normalise_code(code)
+        m = self.store.meta(code)
+        if m is None:
+            raise RuleError("tbl.err.no_table", code=code[:8])
+        if not self.deletable(m):
+            raise RuleError("tbl.err.delete_in_play", days=int(ABANDONED_DAYS))
+        t = self.tables.get(code) or self._gone.get(code)
+        if t is not None and t._lock.locked():
+            raise RuleError("tbl.err.busy")
+        self.store.delete(code)
+        if t is not None:
+            t.store = _Deleted()  # type: ignore[assignment]
+        self.tables.pop(code, None)
+        self._gone.pop(code, None)
+        self._seen.pop(code, None)
 
     def locked_out(self, client: str) -> bool:
         """Whether `client` (a connection's own address) has used up its wrong codes for now."""

@@ -500,7 +500,8 @@ class Screen:
     def _signature(self) -> bytes:
         t = self.table
         if t is None:
-            return kit.signature(self.role, self.lang, self.error, sorted(self.hub.tables))
+            return kit.signature(self.role, self.lang, self.error,
+                                 [(m.code, m.game, m.phase) for m in self.hub.open_tables()])
         # The table's state by its version (every stored entry counts it up), not by the view:
         # a screen whose view did not change gets past this check and then finds its parts
         # unchanged (render); marshalling the view here cost as much again as the parts' own.
@@ -636,7 +637,7 @@ class Screen:
         loc = self.local
         out.append(kit.part(("create", self.lang, loc.get("game"), loc.get("n"), loc.get("names"), loc.get("colours"),
                              {k: v for k, v in loc.items() if k.startswith("opts:")}), self.create_form))
-        open_tables = [t for t in self.hub.tables.values() if t.phase != "ended"]
+        open_tables = self.hub.open_tables()  # from the store's table list: no log is loaded
         if open_tables:
             rows: list[ft.Control] = [kit.title(self.t("ui.home.tables"), 20)]
             for t in sorted(open_tables, key=lambda x: x.code):
@@ -645,7 +646,7 @@ class Screen:
                     if table is not None and self.server.is_host_machine(self.conn):
                         await self.become_host(code, table.host_token)
                 rows.append(ft.Row([
-                    ft.Text(f"{t.code} · {self.t(t.game.NAME)} · {self.t('ui.phase.' + t.phase)}",
+                    ft.Text(f"{t.code} · {self.t(games()[t.game].NAME)} · {self.t('ui.phase.' + t.phase)}",
                             size=17, expand=True),
                     kit.button(self.t("ui.open_host"), open_host, primary=False)]))
             out.append(kit.card(*rows))

@@ -38,10 +38,11 @@ def main() -> None:
     hub.load_all()
     assert not hub.problems, hub.problems
     live: dict[str, Phones] = {}
-    for code, t in hub.tables.items():  # restarted: the phones keep their tokens (from the log here)
-        if t.phase == "playing":
-            live[code] = Phones(t, [s["token"] for s in t.seats])
-    n_made = len(hub.tables)
+    for m in hub.open_tables():  # restarted: the phones keep their tokens (from the log here)
+        t = hub.get(m.code)
+        if t is not None and t.phase == "playing":
+            live[m.code] = Phones(t, [s["token"] for s in t.seats])
+    n_made = len(hub.metas())
     while True:
         for gid in sorted(games()):
             if not any(p.table.game_id == gid for p in live.values()):
@@ -51,7 +52,7 @@ def main() -> None:
                 n = max(game.MIN_SEATS, min(6, game.MAX_SEATS))
                 t = Table.create(store, code, gid, None, [{"name": f"P{i + 1}"} for i in range(n)],
                                  r.randrange(2**31))
-                hub.tables[code] = t
+                hub.add(t)
                 ack(t)
                 tokens = []
                 for i in range(n):

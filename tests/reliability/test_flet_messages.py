@@ -131,7 +131,7 @@ async def table_with_pages(game: str, options: dict[str, Any], n: int, code: str
     hub = Hub(MemoryStore())
     server = Server(hub, "http://companion.test")
     t = Table.create(hub.store, code, game, options, [{"name": f"Player{i}"} for i in range(n)], seed)
-    hub.tables[code] = t
+    hub.add(t)
     tokens = [t.request_sync(None, {"op": "join", "seat": i})["token"] for i in range(n)]
     host = await open_page(server, f"/host/{code}", "host", {f"host:{code}": t.host_token})
     phones = [await open_page(server, f"/t/{code}", f"phone{i}", {f"seat:{code}": tok})

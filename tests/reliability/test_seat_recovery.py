@@ -72,7 +72,7 @@ async def table() -> tuple[Server, Table, str]:
     hub = Hub(MemoryStore())
     server = Server(hub, "http://companion.test")
     t = Table.create(hub.store, CODE, "sealed_vote", {}, [{"name": "Ana"}, {"name": "Ben"}], 1)
-    hub.tables[CODE] = t
+    hub.add(t)
     token = t.request_sync(None, {"op": "join", "seat": 0})["token"]
     return server, t, token
 
