@@ -6,6 +6,7 @@ In-process, with real Flet sessions (tests/reliability/test_flet_messages.py's r
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore
@@ -79,3 +80,54 @@ async def test_the_home_screen_is_the_hosts_by_the_connection_not_by_what_the_pa
     finally:
         boot.CONN.reset(reset)
     assert "Create table" in host.texts() and any(code in x for x in host.texts())
+
+
+async def test_the_host_deletes_an_ended_table_from_the_home_screen_after_a_confirmation() -> None:
+    """Issue 17 item 6: the host can delete ended or abandoned tables (never one in play); it asks
+    first and says it cannot be undone; a phone on the Wi-Fi has no such button."""
+    import tempfile
+    from pathlib import Path
+
+    from companion.table.store import SQLiteStore
+
+    with tempfile.TemporaryDirectory() as d:
+        hub = Hub(SQLiteStore(Path(d)))
+        ended = hub.create("sealed_vote", {}, [{"name": "A"}, {"name": "B"}])
+        ended.request_sync(ended.host_token, {"op": "start"})
+        ended.request_sync(ended.host_token, {"op": "end"})
+        playing = hub.create("sealed_vote", {}, [{"name": "C"}, {"name": "D"}])
+        server = Server(hub, "http://companion.test")
+        reset = boot.CONN.set(boot.Conn("127.0.0.1", {}))
+        try:
+            home = await open_page(server, "/", "host", {})
+        finally:
+            boot.CONN.reset(reset)
+        screen = home.session.page.data  # type: ignore[union-attr]
+        asked: list[tuple[str, str]] = []
+        yes: list[Any] = []
+        screen.confirm = lambda title, what, label, fn: (asked.append((title, what)), yes.append(fn))
+        rows = screen.old_tables()
+        assert rows and any(ended.code in x for x in home.texts())  # listed on the home screen
+        codes = [m.code for m in hub.metas() if hub.deletable(m)]
+        assert codes == [ended.code]  # the table in play is not offered
+        # the delete button of the ended table: it asks, and only "yes" deletes
+        import flet as ft
+
+        def buttons(c: Any) -> list[Any]:
+            out = []
+            stack = [c]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, (ft.FilledButton, ft.OutlinedButton)) and x.content == "Delete":
+                    out.append(x)
+                for name in ("content", "controls"):
+                    v = getattr(x, name, None)
+                    stack += v if isinstance(v, list) else [v] if isinstance(v, ft.Control) else []
+            return out
+        (delete,) = buttons(rows[0])
+        await delete.on_click(None)
+        assert asked and "cannot be undone" in asked[0][1] and hub.store.meta(ended.code) is not None
+        await yes[0]()
+        assert hub.store.meta(ended.code) is None and hub.get(ended.code) is None
+        assert hub.get(playing.code) is not None
+        hub.store.close()

@@ -501,7 +501,7 @@ class Screen:
         t = self.table
         if t is None:
             return kit.signature(self.role, self.lang, self.error,
-                                 [(m.code, m.game, m.phase) for m in self.hub.open_tables()])
+                                 [(m.code, m.game, m.phase, m.archived) for m in self.hub.metas()])
         # The table's state by its version (every stored entry counts it up), not by the view:
         # a screen whose view did not change gets past this check and then finds its parts
         # unchanged (render); marshalling the view here cost as much again as the parts' own.
@@ -650,7 +650,49 @@ class Screen:
                             size=17, expand=True),
                     kit.button(self.t("ui.open_host"), open_host, primary=False)]))
             out.append(kit.card(*rows))
+        out += self.old_tables()
         return out
+
+    def old_tables(self) -> list[ft.Control]:
+        """Ended and abandoned tables (the newest 20), for the host to look at or delete – each
+        delete asks first and says that it cannot be taken back."""
+        old = sorted((m for m in self.hub.metas() if self.hub.deletable(m)), key=lambda m: -m.last)[:20]
+        if not old:
+            return []
+        rows: list[ft.Control] = [kit.title(self.t("ui.home.old_tables"), 20),
+                                  ft.Text(self.t("ui.home.old_hint"), size=15, color=ft.Colors.ON_SURFACE_VARIANT)]
+        for m in old:
+            name = self.t(games()[m.game].NAME) if m.game in games() else m.game
+            phase = self.t("ui.phase." + m.phase) if i18n.has("ui.phase." + m.phase) else m.phase
+
+            async def open_host(e: Any, code: str = m.code) -> None:
+                table = self.hub.get(code)
+                if table is not None and self.server.is_host_machine(self.conn):
+                    await self.become_host(code, table.host_token)
+
+            async def delete(e: Any, code: str = m.code, name: str = name, phase: str = phase) -> None:
+                async def yes() -> None:
+                    if not self.server.is_host_machine(self.conn):
+                        return
+                    try:
+                        self.hub.delete(code)
+                    except RuleError as ex:
+                        self.toast(self.t(ex.key, **ex.params), True)
+                        return
+                    except StoreError:
+                        self.toast(self.t("ui.err.store"), True)
+                        return
+                    self.toast(self.t("ui.home.deleted", code=code))
+                    self.render(force=True)
+                self.confirm(self.t("ui.home.delete_confirm", code=code),
+                             self.t("ui.home.delete_what", code=code, game=name, phase=phase),
+                             self.t("ui.home.delete_yes"), yes)
+            rows.append(ft.Row([
+                ft.Text(f"{m.code} · {name} · {phase}", size=17, expand=True),
+                kit.button(self.t("ui.open_host"), open_host, primary=False),
+                ft.Semantics(content=kit.button(self.t("ui.home.delete_yes"), delete, primary=False),
+                             label=self.t("ui.home.delete", code=m.code))], wrap=True))
+        return [kit.card(*rows)]
 
     def join_box(self) -> ft.Control:
         field = ft.TextField(label=self.t("ui.join.code"), capitalization=ft.TextCapitalization.CHARACTERS,
