@@ -78,12 +78,15 @@ def serve(argv: list[str]) -> int:
 
     from companion import net
     from companion.app import build, open_hub
+    from companion.table.hub import problem_text
 
     bases = net.base_urls(args.port, args.public_url)
     join_base = bases[0]
     hub, data_problem = open_hub(args.data_dir)
     if data_problem:
         print(f"WARNING: {data_problem}", file=sys.stderr)
+    for p in hub.problems:  # tables that could not be restored, a data file set aside (also on the home screen)
+        print(f"WARNING: {problem_text('en', p)}", file=sys.stderr)
     host_url = f"http://127.0.0.1:{args.port}/"
     print("Tabletop Companion – offline table server")
     print(f"  Host screen (open on this computer): {host_url}")

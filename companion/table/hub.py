@@ -12,6 +12,7 @@ import time
 from collections import defaultdict, deque
 from typing import Any
 
+from companion import i18n
 from companion.games.base import RuleError
 from companion.table.store import Store, StoreError
 from companion.table.table import Table
@@ -28,6 +29,12 @@ def normalise_code(raw: Any) -> str:
     return "".join(raw.split()).upper()[:12]
 
 
+def problem_text(lang: str, problem: dict[str, str]) -> str:
+    """The host's message for one entry of `Hub.problems` (a table or the data file)."""
+    params = {k: v for k, v in problem.items() if k != "key"}
+    return i18n.t(lang, problem.get("key") or "ui.err.table_restore", **params)
+
+
 class Hub:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -36,17 +43,28 @@ class Hub:
         self._guesses: dict[str, deque[float]] = defaultdict(deque)
 
     def load_all(self) -> None:
-        for code in self.store.tables():
+        """Load every table that can be read; one that cannot (a damaged page of the data file, a
+        log the rules refuse) is listed in `problems` for the host and set aside, never rewritten."""
+        try:
+            codes = self.store.tables()
+        except StoreError as e:
+            self.problems.append({"key": "ui.err.tables_unreadable", "code": "", "reason": e.reason})
+            codes = []
+        for code in codes:
             try:
                 self.tables[code] = Table.load(self.store, code)
-            except (RuleError, StoreError, KeyError, ValueError, TypeError) as e:
+            except StoreError as e:
+                self.problems.append({"code": code, "reason": e.reason})
+            except Exception as e:  # a log the rules refuse: whatever it raises, the other tables load
                 self.problems.append({"code": code, "reason": f"{type(e).__name__}: {e}"})
+        # the store's own findings (a file set aside, a damaged log) come first
+        self.problems[:0] = list(getattr(self.store, "problems", []))
 
     def new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
-            if code not in self.tables:
-                return code
+            if code not in self.tables and all(p["code"] != code for p in self.problems):
+                return code  # (a table that could not be restored keeps its code)
 
     def create(self, game_id: str, options: dict[str, Any] | None, seats: list[dict[str, Any]],
                seed: int | None = None) -> Table:

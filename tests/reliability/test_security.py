@@ -325,5 +325,9 @@ def test_the_data_directory_is_private(tmp_path: Path) -> None:
     loose = tmp_path / "loose"
     loose.mkdir(mode=0o755)
     loose.chmod(0o755)
-    SQLiteStore(loose).close()
-    assert stat.S_IMODE(loose.stat().st_mode) == 0o700  # an existing directory is made private too
+    s = SQLiteStore(loose)
+    new_table(s, "LOOS", "sealed_vote", 3, seed=1)
+    assert stat.S_IMODE(loose.stat().st_mode) == 0o755  # a directory the app did not create keeps its mode
+    for f in loose.iterdir():  # (the file is created 0600 first; SQLite gives its -wal and -shm its mode)
+        assert stat.S_IMODE(f.stat().st_mode) == 0o600, f.name
+    s.close()
