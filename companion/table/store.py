@@ -184,6 +184,21 @@ def wal_damage(db_path: Path) -> str | None:
     return None
 
 
+class Salvage:
+    """The rows of a damaged file that could be read, walking the table b-tree past damaged pages."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, dict[int, tuple[float, str]]] = {}  # code -> seq -> (at, entry)
+        self.first: dict[str, int] = {}  # code -> rowid of its first entry
+        self.skipped: list[int] = []  # for each stretch of rows that could not be read: its last rowid
+
+    def whole(self, code: str) -> bool:
+        """Every row of this table was read: none can be in a skipped stretch, as rows get ever
+        larger rowids and its first entry came after every skipped stretch. (Gaps are checked too.)"""
+        first = self.first.get(code)
+        return first is not None and all(end < first for end in self.skipped)
+
+
 class SQLiteStore:
     """Append-only action log in one SQLite file (WAL, synchronous=FULL).
 
@@ -207,7 +222,7 @@ class SQLiteStore:
         self.path = self.dir / (file_name or self.FILE)
         self._lock = threading.Lock()
         self.problems: list[dict[str, str]] = []  # what opening and reading found, for the host
-        self._scan: tuple[dict[str, dict[int, tuple[float, str]]], bool] | None = None  # rows read past damage
+        self._scan: Salvage | None = None  # the rows read past damaged pages
         self._damage_kept = False
         try:
             private_dir(self.dir)
@@ -366,7 +381,7 @@ class SQLiteStore:
                 raise StoreError("store.err.unusable", str(self.path), str(e)) from e
             except sqlite3.DatabaseError as e:  # the index is damaged: find the codes the long way
                 self._damaged(e)
-                return sorted(c for c in set(self._salvage()[0]) | self._index_codes() if isinstance(c, str))
+                return sorted(c for c in set(self._salvage().rows) | self._index_codes() if isinstance(c, str))
         return [r[0] for r in rows]
 
     def entries(self, code: str) -> list[dict[str, Any]]:
@@ -389,10 +404,10 @@ class SQLiteStore:
                 raise StoreError("store.err.unusable", str(self.path), str(e)) from e
             except sqlite3.DatabaseError as e:
                 self._damaged(e)
-                found, whole = self._salvage()
-                if not whole:  # some rows could not be read: this table's may be among them
+                scan = self._salvage()
+                if not scan.whole(code):  # rows that could not be read may be this table's
                     raise StoreError("store.err.damaged", code, f"its saved log is damaged: {e}") from e
-                rows = [(seq, *row) for seq, row in sorted(found.get(code, {}).items())]
+                rows = [(seq, *row) for seq, row in sorted(scan.rows[code].items())]
         if [r[0] for r in rows] != list(range(len(rows))):
             raise StoreError("store.err.damaged", code, f"its saved log has gaps ({len(rows)} entries)")
         return rows
@@ -430,27 +445,34 @@ class SQLiteStore:
                 lo = mid
         return hi - 1
 
-    def _salvage(self) -> tuple[dict[str, dict[int, tuple[float, str]]], bool]:
-        """Every row of the table b-tree that can be read, by code and seq, skipping damaged pages;
-        and whether nothing had to be skipped."""
+    def _salvage(self) -> Salvage:
+        """Every row of the table b-tree that can be read, by code and seq, skipping damaged pages."""
         if self._scan is not None:
             return self._scan
-        found: dict[str, dict[int, tuple[float, str]]] = {}
-        whole = True
+        scan = Salvage()
         last: int | None = -(2**63)
         while last is not None:
             try:
                 for rowid, code, seq, at, text in self._db.execute(
                         "SELECT rowid, code, seq, at, entry FROM log NOT INDEXED WHERE rowid > ? ORDER BY rowid",
                         (last,)):
-                    found.setdefault(code, {})[seq] = (at, text)
+                    if rowid <= last:  # a damaged page that still parses: the keys are out of order
+                        raise sqlite3.DatabaseError("rows out of order")
+                    if seq == 0:
+                        scan.first[code] = rowid
+                    scan.rows.setdefault(code, {})[seq] = (at, text)
                     last = rowid
                 break
             except sqlite3.DatabaseError:
-                whole = False
-                last = self._resume_after(last)
-        self._scan = (found, whole)
-        return self._scan
+                nxt = self._resume_after(last)
+                if nxt is not None:
+                    nxt = max(nxt, last + 1)  # always onwards, whatever a damaged page says
+                    if nxt >= 2**63 - 1 or len(scan.skipped) > 100_000:
+                        nxt = None
+                scan.skipped.append(2**63 if nxt is None else nxt)
+                last = nxt
+        self._scan = scan
+        return scan
 
     def _index_codes(self) -> set[str]:
         """Codes the (code, seq) index can still name, walking it up from the start and down from
