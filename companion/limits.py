@@ -4,10 +4,13 @@ uvicorn's defaults are for APIs behind a proxy: a 16 MB WebSocket message, and w
 parser when installed) no limit at all on the size or number of request headers. Here the server
 faces every phone on the Wi-Fi directly, so it refuses what no browser running this app sends:
 
-- WebSocket messages: the largest the Flet client sends is a text field's value (names ≤ 24
-  characters, a sealed-vote question ≤ 200) or the page's registration (route, sizes, platform),
-  with msgpack framing – a few kB at most. 256 KiB is ≥ 50× that and refuses the 5–10 MB message of
-  an attack with close code 1009 (message too big) before it is buffered whole.
+- WebSocket messages: the Flet client sends taps, text fields' values (names ≤ 24 characters, a
+  sealed-vote question ≤ 200) and its registration (route, sizes, platform), msgpack-framed:
+  measured over a whole table start (benchmarks/ws_client_messages.py: host, 4 phones typing
+  24-character names, a vote) 73 messages, median 51 bytes, largest 476. 256 KiB is > 500× that
+  (room for a long paste into a field, which the rules then refuse politely) and refuses the
+  5–10 MB message of an attack with close code 1009 (message too big) from the frame's header,
+  before it is read.
 - Request head (request line + headers): 32 KiB, and at most 100 headers. A browser sends 10–25
   headers and 1–4 kB (nginx's default buffer is 8 kB, Node's limit 16 kB); the margin is for
   cookies of other apps on the same host name (cookies ignore the port). Answered with

@@ -470,3 +470,21 @@ def test_a_data_dir_that_is_not_the_apps_own_is_refused_and_left_as_it_is(tmp_pa
     assert foreign_dir(tmp_path / "empty") is None  # an empty directory of yours, or the app's own, is used
     SQLiteStore(busy / "new").close()
     assert foreign_dir(busy / "new") is None
+
+
+def test_without_httptools_uvicorns_h11_parser_gets_the_head_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    from companion import limits
+
+    real_import = builtins.__import__
+
+    def no_httptools(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("uvicorn.protocols.http.httptools_impl") or name == "httptools":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_httptools)
+    opts = limits.uvicorn_options()
+    assert opts["http"] == "h11" and opts["h11_max_incomplete_event_size"] == MAX_HEAD_BYTES
+    assert opts["ws_max_size"] == MAX_WS_MESSAGE
