@@ -368,6 +368,8 @@ def check_loaded(hub: Any, logs: dict[str, list[dict[str, Any]]], lost: set[str]
         assert t.entries == logs[code], code  # whole and unchanged
     named = {p["code"] for p in hub.problems if p["code"]}
     assert named == lost
+    print(f"DAMAGE-REPORT {len(hub.tables)} of {len(logs)} tables loaded whole, lost and named: {sorted(lost)}; "
+          f"file problems: {[p['key'] for p in hub.problems if not p['code']]}")
     for p in hub.problems:  # a clear message in every language
         for lang in i18n.LANGS:
             text = problem_text(lang, p)
@@ -427,6 +429,8 @@ def test_several_garbled_pages_and_a_file_cut_short(tmp_path: Path) -> None:
     assert set(hub.tables) == set(logs) - lost
     for code, t in hub.tables.items():
         assert t.entries == logs[code]
+    print(f"DAMAGE-REPORT 3 pages: {len(hub.tables)} of {len(logs)} tables loaded whole, lost {sorted(lost)}, "
+          f"named {sorted(p['code'] for p in hub.problems if p['code'])}")
     hub.store.close()
     # cut short in the middle: the first page can be read, the last pages are gone
     d2 = tmp_path / "cut"
@@ -452,6 +456,8 @@ def test_several_garbled_pages_and_a_file_cut_short(tmp_path: Path) -> None:
     assert aside["key"] == "store.err.set_aside" and aside["saved"] == str(len(hub.tables))
     assert Path(aside["file"]).read_bytes() == found  # moved aside byte for byte
     assert sorted(SQLiteStore(d2).tables()) == sorted(hub.tables)  # the readable tables, in a fresh file
+    print(f"DAMAGE-REPORT cut to {keep} of {n_pages} pages: {len(hub.tables)} of {len(logs)} tables loaded whole, "
+          f"lost {sorted(lost)}, named {sorted(named)}")
     assert not list(d2.glob("*.reading-*"))  # (the temporary copy it was read through is gone)
 
 
@@ -508,6 +514,8 @@ def test_a_torn_write_ahead_log_is_kept_and_reported(tmp_path: Path, damage: str
         assert hub.problems == [] and {c: t.entries for c, t in hub.tables.items()} == logs
         return
     assert sum(len(t.entries) for t in hub.tables.values()) < sum(map(len, logs.values()))
+    print(f"DAMAGE-REPORT wal {damage}: {sum(len(t.entries) for t in hub.tables.values())} of "
+          f"{sum(map(len, logs.values()))} entries back (prefixes of their games), {hub.problems[0]['reason']}")
     [p] = hub.problems
     assert p["key"] == "store.err.wal_damaged"
     assert Path(f"{p['file']}-wal").read_bytes() == found  # the log as found, before SQLite reset it
