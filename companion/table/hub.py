@@ -58,7 +58,7 @@ class Hub:
             except Exception as e:  # a log the rules refuse: whatever it raises, the other tables load
                 self.problems.append({"code": code, "reason": f"{type(e).__name__}: {e}"})
         # the store's own findings (a file set aside, a damaged log) come first
-        self.problems[:0] = list(getattr(self.store, "problems", []))
+        self.problems[:0] = [p for p in getattr(self.store, "problems", []) if p not in self.problems]
 
     def new_code(self) -> str:
         while True:
