@@ -28,7 +28,10 @@ def serve_parser() -> argparse.ArgumentParser:
                    help="address to listen on (default 0.0.0.0: all interfaces, so phones can reach it)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
     p.add_argument("--data-dir", default=str(default_data_dir()),
-                   help="where tables are stored (SQLite); created private to you (default %(default)s)")
+                   help="where tables are stored (SQLite); created private to you (0700) if missing. An "
+                        "existing directory must be the app's own: empty or holding companion.sqlite3, yours, "
+                        "not shared (a directory like /tmp is refused; its mode is never changed) "
+                        "(default %(default)s)")
     p.add_argument("--public-url", default=None,
                    help="base URL phones should open, e.g. http://192.168.1.20:8550 – overrides the "
                         "automatic choice of LAN address for the QR code")
@@ -73,6 +76,15 @@ def terminal_qr(url: str) -> str:
 
 def serve(argv: list[str]) -> int:
     args = serve_parser().parse_args(argv)
+    from companion.table.store import foreign_dir
+
+    data_dir = Path(args.data_dir).expanduser()
+    not_own = foreign_dir(data_dir)
+    if not_own:
+        print(f"Not using --data-dir {data_dir}: {not_own}. Give the app a directory of its own, e.g. "
+              f"--data-dir {data_dir / 'tabletop-companion'} (created private to you).", file=sys.stderr)
+        return 2
+    args.data_dir = str(data_dir)
     problem = port_free(args.host, args.port)
     if problem:
         print(problem, file=sys.stderr)
@@ -82,12 +94,16 @@ def serve(argv: list[str]) -> int:
 
     from companion import net
     from companion.app import build, open_hub
+    from companion.limits import uvicorn_options
+    from companion.table.hub import problem_text
 
     bases = net.base_urls(args.port, args.public_url)
     join_base = bases[0]
     hub, data_problem = open_hub(args.data_dir)
     if data_problem:
         print(f"WARNING: {data_problem}", file=sys.stderr)
+    for p in hub.problems:  # tables that could not be restored, a data file set aside (also on the home screen)
+        print(f"WARNING: {problem_text('en', p)}", file=sys.stderr)
     host_url = f"http://127.0.0.1:{args.port}/"
     print("Tabletop Companion – offline table server")
     print(f"  Host screen (open on this computer): {host_url}")
@@ -104,7 +120,8 @@ def serve(argv: list[str]) -> int:
             webbrowser.open(host_url)
         except webbrowser.Error:
             pass
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_ping_interval=20)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_ping_interval=20,
+                **uvicorn_options())  # request head and WebSocket message limits (companion/limits.py)
     return 0
 
 

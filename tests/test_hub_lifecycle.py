@@ -381,10 +381,19 @@ def test_home_lists_tables_in_play_from_the_store_and_a_host_reopens_an_ended_on
         assert sorted(hub.tables) == [playing]
         server = Server(hub, "http://test")
         pubsub = H.new_pubsub()
-        home = await H.Client(server, "/", {"lang": "en"}).open(pubsub)
+        from companion.ui import boot
+
+        reset = boot.CONN.set(boot.Conn("127.0.0.1", {}))  # the host's own computer
+        try:
+            home = await H.Client(server, "/", {"lang": "en"}).open(pubsub)
+        finally:
+            boot.CONN.reset(reset)
         await H.quiet([home])
-        listed = " ".join(_texts(home))
-        assert playing in listed and ended not in listed
+        texts = _texts(home)
+        finished = texts.index("Finished and abandoned tables")
+        listed, old = " ".join(texts[:finished]), " ".join(texts[finished:])
+        assert playing in listed and ended not in listed and ended in old  # the ended one: to delete
+        assert hub.loads == 0  # both lists from the store's table list: no log read
         host = await H.Client(server, f"/host/{ended}", {f"host:{ended}": host_token, "lang": "en"}).open(pubsub)
         await H.quiet([host])
         assert hub.loads == 1 and ended in hub.tables  # loaded on demand for the host's screen

@@ -26,6 +26,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable
 from typing import Any
 
+from companion import i18n
 from companion.games.base import RuleError
 from companion.table.store import Store, StoreError, TableMeta
 from companion.table.table import Table
@@ -56,6 +57,12 @@ class _Deleted:
         raise RuleError("tbl.err.deleted")
 
 
+def problem_text(lang: str, problem: dict[str, str]) -> str:
+    """The host's message for one entry of `Hub.problems` (a table or the data file)."""
+    params = {k: v for k, v in problem.items() if k != "key"}
+    return i18n.t(lang, problem.get("key") or "ui.err.table_restore", **params)
+
+
 class Hub:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time,
                  archive_days: float = ARCHIVE_DAYS, idle_unload: float = IDLE_UNLOAD,
@@ -75,13 +82,28 @@ class Hub:
         self._swept = 0.0
 
     def load_all(self) -> None:
-        for code in self._codes_at_start():
+        """Load every table in play that can be read; one that cannot (a damaged page of the data
+        file, a log the rules refuse) is listed in `problems` for the host and set aside, never
+        rewritten. Ended and archived tables are loaded on demand (get)."""
+        try:
+            codes = self._codes_at_start()
+        except Exception:  # (the table list itself is damaged: every table the store can name)
+            try:
+                codes = self.store.tables()
+            except StoreError as e:
+                self.problems.append({"key": "ui.err.tables_unreadable", "code": "", "reason": e.reason})
+                codes = []
+        for code in codes:
             try:
                 self.tables[code] = Table.load(self.store, code)
-            except (RuleError, StoreError, KeyError, ValueError, TypeError) as e:
+            except StoreError as e:
+                self.problems.append({"code": code, "reason": e.reason})
+            except Exception as e:  # a log the rules refuse: whatever it raises, the other tables load
                 self.problems.append({"code": code, "reason": f"{type(e).__name__}: {e}"})
         for code in self.tables:
             self._touch(code)
+        # the store's own findings (a file set aside, a damaged log) come first
+        self.problems[:0] = [p for p in getattr(self.store, "problems", []) if p not in self.problems]
 
     def _codes_at_start(self) -> list[str]:
         """The tables in play: not ended, not archived (tables idle for archive_days are archived now)."""
@@ -93,8 +115,8 @@ class Hub:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
             if code not in self.tables and code not in self._gone and self.store.meta(code) is None \
-                    and not self.store.entries(code):
-                return code
+                    and not self.store.entries(code) and all(p["code"] != code for p in self.problems):
+                return code  # (a table that could not be restored keeps its code)
 
     def create(self, game_id: str, options: dict[str, Any] | None, seats: list[dict[str, Any]],
                seed: int | None = None) -> Table:
@@ -143,12 +165,13 @@ class Hub:
 
     def metas(self) -> list[TableMeta]:
         """Every stored table (ended and archived ones too), by code; no log is read."""
-        return self.store.metas()
+        broken = {p["code"] for p in self.problems}  # (could not be restored: listed apart)
+        return [m for m in self.store.metas() if m.code not in broken]
 
     def open_tables(self) -> list[TableMeta]:
         """The tables in play (lobby or playing, not archived), by code; no log is read."""
         self._maybe_sweep()
-        return [m for m in self.store.metas() if m.phase != "ended" and not m.archived]
+        return [m for m in self.metas() if m.phase != "ended" and not m.archived]
 
     # ---------- leaving memory ----------
     def _touch(self, code: str) -> None:

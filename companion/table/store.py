@@ -8,12 +8,17 @@ and deleting read no log.
 
 from __future__ import annotations
 
+import filecmp
 import json
 import os
+import shutil
 import sqlite3
+import stat
+import struct
+import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -174,13 +179,131 @@ END;
 
 
 def private_dir(path: Path) -> Path:
-    """Create the data directory readable by this user only (0700)."""
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """Create the data directory readable by this user only (0700). A directory that exists already
+    keeps its mode: the app never changes a directory it did not create (see `foreign_dir`)."""
+    if path.is_dir():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        os.chmod(path, 0o700)
-    except OSError:
-        pass
+        path.mkdir(mode=0o700)
+    except FileExistsError:
+        return path
+    os.chmod(path, 0o700)  # (mkdir's mode is cut by the umask; this is exactly 0700)
     return path
+
+
+def foreign_dir(path: Path, file_name: str = "companion.sqlite3") -> str | None:
+    """Why an existing directory is not this app's own and must not be used as its data directory
+    (a shared one like /tmp, another user's, or one holding other files), else None."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None  # missing (it will be created private) or unreachable (opening says why)
+    if not stat.S_ISDIR(st.st_mode):
+        return None
+    if st.st_mode & (stat.S_IWOTH | stat.S_ISVTX):
+        return f"{path} is a shared directory (every user can write there)"
+    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+        return f"{path} belongs to another user"
+    if (path / file_name).exists():
+        return None
+    try:
+        others = sorted(n for n in os.listdir(path) if not (n.startswith(file_name) or n == "cache"))
+    except OSError:
+        return None
+    if others:
+        shown = ", ".join(others[:3]) + (", …" if len(others) > 3 else "")
+        return f"{path} already holds other files ({shown}) and no {file_name}"
+    return None
+
+
+# ---------------------------------------------------------------- a damaged write-ahead log
+
+WAL_MAGIC = (0x377F0682, 0x377F0683)  # checksums little- or big-endian (https://sqlite.org/fileformat.html)
+
+
+def _wal_sum(data: bytes, s1: int, s2: int, big: bool) -> tuple[int, int]:
+    words = struct.unpack((">" if big else "<") + f"{len(data) // 4}I", data)
+    for i in range(0, len(words), 2):
+        s1 = (s1 + words[i] + s2) & 0xFFFFFFFF
+        s2 = (s2 + words[i + 1] + s1) & 0xFFFFFFFF
+    return s1, s2
+
+
+def _shm_frames(shm: Path) -> tuple[int, bytes] | None:
+    """(mxFrame, salts) from the wal-index a stopped process left behind: the number of WAL frames
+    that were committed (https://sqlite.org/walformat.html), or None if it cannot be trusted."""
+    try:
+        with open(shm, "rb") as f:
+            head = f.read(96)
+    except OSError:
+        return None
+    if len(head) < 96 or head[:48] != head[48:96]:
+        return None
+    end = "<" if sys.byteorder == "little" else ">"
+    version, _, _, is_init = struct.unpack(end + "IIIB", head[:13])
+    if version != 3007000 or not is_init:
+        return None
+    return struct.unpack(end + "I", head[16:20])[0], head[32:40]
+
+
+def wal_damage(db_path: Path) -> str | None:
+    """What is wrong with the write-ahead log next to db_path, read before SQLite opens it (SQLite
+    silently drops every frame from the first bad one, then resets the log), or None if it is whole.
+
+    Damaged: a bad header in a log that holds frames; a frame of this log generation after a bad one
+    (garbled in the middle); fewer committed frames than the wal-index left by the last process says
+    were committed (cut short). A torn last frame alone is a write the crash interrupted – normal."""
+    wal = Path(f"{db_path}-wal")
+    shm = _shm_frames(Path(f"{db_path}-shm"))  # (read first: it is updated after the frames)
+    try:
+        data = wal.read_bytes()
+    except FileNotFoundError:
+        return None
+    committed = shm[0] if shm else 0
+    if len(data) < 32:
+        return f"the log is {len(data)} bytes long but {committed} frames were saved" if committed else None
+    magic, version, page, _, salt1, salt2, c1, c2 = struct.unpack(">8I", data[:32])
+    big = magic == WAL_MAGIC[1]
+    size = page + 24
+    if magic not in WAL_MAGIC or version != 3007000 or page < 512 or page & (page - 1) \
+            or _wal_sum(data[:24], 0, 0, big) != (c1, c2):
+        return "the log's header is damaged" if len(data) > 32 or committed else None
+    s = (c1, c2)
+    n = good = last_commit = 0
+    for off in range(32, len(data) - size + 1, size):
+        n += 1
+        pgno, commit, f1, f2, k1, k2 = struct.unpack(">6I", data[off:off + 24])
+        if (f1, f2) != (salt1, salt2):
+            break
+        s = _wal_sum(data[off:off + 8] + data[off + 24:off + size], *s, big)
+        if s != (k1, k2) or pgno == 0:
+            break
+        good = n
+        if commit:
+            last_commit = n
+    if good < n:  # a bad frame: is there a frame of this same log after it?
+        for off in range(32 + n * size, len(data) - size + 1, size):
+            if data[off + 8:off + 16] == data[16:24]:
+                return f"frame {n} of the log is damaged, frames after it were saved"
+    if shm and shm[1] == data[16:24] and last_commit < committed:
+        return f"only {last_commit} of the {committed} saved log frames can be read"
+    return None
+
+
+class Salvage:
+    """The rows of a damaged file that could be read, walking the table b-tree past damaged pages."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, dict[int, tuple[float, str]]] = {}  # code -> seq -> (at, entry)
+        self.first: dict[str, int] = {}  # code -> rowid of its first entry
+        self.skipped: list[int] = []  # for each stretch of rows that could not be read: its last rowid
+
+    def whole(self, code: str) -> bool:
+        """Every row of this table was read: none can be in a skipped stretch, as rows get ever
+        larger rowids and its first entry came after every skipped stretch. (Gaps are checked too.)"""
+        first = self.first.get(code)
+        return first is not None and all(end < first for end in self.skipped)
 
 
 class SQLiteStore:
@@ -188,6 +311,15 @@ class SQLiteStore:
 
     One connection, guarded by a lock, so calls may come from worker threads
     (the table runs SQLite off the event loop).
+
+    A damaged file never stops the server and is never overwritten (docs/RELIABILITY.md):
+    - a page damaged in the middle (or a file cut short) costs only the tables on it: every table
+      is read on its own, a table whose log cannot be read whole raises `StoreError` from
+      `entries`, and the file as found is copied aside once (`*.damaged-<time>`);
+    - a damaged write-ahead log (`-wal`) is copied aside before SQLite recovers (and resets) it;
+    - a file SQLite cannot open at all is moved aside unchanged (`*.unreadable-<time>`) and a fresh
+      file takes its place.
+    Each of these adds an entry to `problems` for the host (message key, path, reason, file).
     """
 
     FILE = "companion.sqlite3"
@@ -196,20 +328,144 @@ class SQLiteStore:
         self.dir = Path(data_dir)
         self.path = self.dir / (file_name or self.FILE)
         self._lock = threading.Lock()
+        self.problems: list[dict[str, str]] = []  # what opening and reading found, for the host
+        self._scan: Salvage | None = None  # the rows read past damaged pages
+        self._damage_kept = False
         try:
             private_dir(self.dir)
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
-            self._db.execute("SELECT count(*) FROM log").fetchone()
-            os.chmod(self.path, 0o600)
+            torn = wal_damage(self.path)
+            if torn:  # before SQLite drops the frames after the damage for good
+                kept = self._keep_copy("damaged")
+                self.problems.append({"key": "store.err.wal_damaged", "code": "", "path": str(self.path),
+                                      "reason": torn, "file": kept})
+            try:
+                self._db = self._connect()
+            except sqlite3.OperationalError:
+                raise
+            except sqlite3.DatabaseError as e:  # not a database, or its first pages are damaged
+                moved = self._move_aside()
+                self._db = self._connect()
+                saved, lost = self._copy_readable(Path(moved))
+                self.problems.append({"key": "store.err.set_aside", "code": "", "path": str(self.path),
+                                      "reason": str(e), "file": moved, "saved": str(saved)})
+                self.problems += lost
         except sqlite3.OperationalError as e:  # read-only directory or file, no space, locked: not corrupt
             raise StoreError("store.err.unusable", str(self.dir), str(e)) from e
         except sqlite3.DatabaseError as e:
             raise StoreError("store.err.corrupt", str(self.path), str(e)) from e
         except OSError as e:
             raise StoreError("store.err.unusable", str(self.dir), e.strerror or str(e)) from e
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.path.exists():
+            if stat.S_IMODE(self.path.stat().st_mode) & 0o077:
+                try:
+                    os.chmod(self.path, 0o600)  # (the app's own file; its -wal and -shm take this mode)
+                except OSError:
+                    pass
+        else:  # created 0600 before SQLite opens it: its -wal and -shm files take the same mode
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(SCHEMA)  # reads the schema page only: damage elsewhere shows per table
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _aside_name(self, tag: str) -> Path:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        for n in range(1, 1000):
+            dest = self.path.with_name(f"{self.path.name}.{tag}-{stamp}" + (f"-{n}" if n > 1 else ""))
+            if not dest.exists():
+                return dest
+        raise OSError(f"too many copies of {self.path.name} in {self.dir}")
+
+    def _keep_copy(self, tag: str) -> str:
+        """Copy the file (and its -wal) as found next to it; the newest such copy is reused if equal."""
+        def wal_of(db: Path) -> Path | None:
+            w = Path(f"{db}-wal")
+            return w if w.exists() and w.stat().st_size else None
+
+        wal = wal_of(self.path)
+        older = sorted(self.dir.glob(f"{self.path.name}.{tag}-*[0-9]"), key=lambda q: q.stat().st_mtime)
+        if older and filecmp.cmp(older[-1], self.path, shallow=False):
+            prev = wal_of(older[-1])
+            if (wal, prev) == (None, None) or (wal and prev and filecmp.cmp(prev, wal, shallow=False)):
+                return str(older[-1])
+        dest = self._aside_name(tag)
+        shutil.copyfile(self.path, dest)
+        os.chmod(dest, 0o600)
+        if wal is not None:
+            shutil.copyfile(wal, f"{dest}-wal")
+            os.chmod(f"{dest}-wal", 0o600)
+        return str(dest)
+
+    def _move_aside(self) -> str:
+        """Rename the unreadable file and its side files (bytes untouched) so a fresh one can start."""
+        dest = self._aside_name("unreadable")
+        os.rename(self.path, dest)
+        for side in ("-wal", "-shm"):
+            if Path(f"{self.path}{side}").exists():
+                os.rename(f"{self.path}{side}", f"{dest}{side}")
+        return str(dest)
+
+    def _copy_readable(self, moved: Path) -> tuple[int, list[dict[str, str]]]:
+        """Copy every table that can be read whole from a file set aside into the fresh one. It is
+        read through a temporary copy (so the file set aside stays byte for byte as found), with
+        writable_schema on so a file cut short is read as far as it goes."""
+        work = self._aside_name("reading")
+        lost: list[dict[str, str]] = []
+        saved = 0
+        try:
+            shutil.copyfile(moved, work)
+            if Path(f"{moved}-wal").exists():
+                shutil.copyfile(f"{moved}-wal", f"{work}-wal")
+            src = SQLiteStore.__new__(SQLiteStore)
+            src.dir, src.path, src._lock, src.problems = self.dir, work, threading.Lock(), []
+            src._scan, src._damage_kept = None, True  # (no copy of the copy)
+            src._db = sqlite3.connect(work, check_same_thread=False, isolation_level=None)
+            try:
+                src._db.execute("PRAGMA writable_schema=ON")
+                src._db.execute("PRAGMA query_only=ON")
+                for code in src.tables():
+                    if not isinstance(code, str):
+                        continue
+                    try:
+                        rows = src._rows(code)
+                        for _, _, text in rows:
+                            json.loads(text)
+                    except (StoreError, ValueError) as err:
+                        lost.append({"code": code, "reason": getattr(err, "reason", str(err))})
+                        continue
+                    with self._lock:
+                        self._db.execute("BEGIN")
+                        self._db.executemany("INSERT INTO log(code, seq, at, entry) VALUES (?,?,?,?)",
+                                             [(code, *r) for r in rows])
+                        self._db.execute("COMMIT")
+                    saved += 1
+            finally:
+                src._db.close()
+        except (sqlite3.DatabaseError, StoreError, OSError):
+            pass  # nothing more can be read from it: it stays set aside as found
+        finally:
+            for side in ("", "-wal", "-shm"):
+                Path(f"{work}{side}").unlink(missing_ok=True)
+        return saved, lost
+
+    def _damaged(self, e: sqlite3.DatabaseError) -> None:
+        """Damage found while reading (lock held): keep the file as found, once, and tell the host."""
+        if self._damage_kept:
+            return
+        self._damage_kept = True
+        try:
+            kept = self._keep_copy("damaged")
+        except OSError as err:
+            kept = f"(no copy: {err.strerror or err})"
+        self.problems.append({"key": "store.err.damaged_copy", "code": "", "path": str(self.path),
+                              "reason": str(e), "file": kept})
 
     def append(self, code: str, seq: int, entry: dict[str, Any]) -> None:
         text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
@@ -226,21 +482,121 @@ class SQLiteStore:
 
     def tables(self) -> list[str]:
         with self._lock:
-            rows = self._db.execute("SELECT DISTINCT code FROM log ORDER BY code").fetchall()
+            try:
+                rows = self._db.execute("SELECT DISTINCT code FROM log ORDER BY code").fetchall()
+            except sqlite3.OperationalError as e:
+                raise StoreError("store.err.unusable", str(self.path), str(e)) from e
+            except sqlite3.DatabaseError as e:  # the index is damaged: find the codes the long way
+                self._damaged(e)
+                return sorted(c for c in set(self._salvage().rows) | self._index_codes() if isinstance(c, str))
         return [r[0] for r in rows]
 
     def entries(self, code: str) -> list[dict[str, Any]]:
-        return list(self._iter(code))
-
-    def _iter(self, code: str) -> Iterator[dict[str, Any]]:
-        with self._lock:
-            rows = self._db.execute("SELECT seq, entry FROM log WHERE code=? ORDER BY seq",
-                                    (code,)).fetchall()
-        for seq, text in rows:
+        out = []
+        for seq, _, text in self._rows(code):
             try:
-                yield json.loads(text)
+                out.append(json.loads(text))
             except json.JSONDecodeError as e:
                 raise StoreError("store.err.corrupt", f"{code}#{seq}", str(e)) from e
+        return out
+
+    def _rows(self, code: str) -> list[tuple[int, float, str]]:
+        """(seq, at, entry) of a table, all of them or StoreError: its log read past damage only if
+        every row of the file could be read."""
+        with self._lock:
+            try:
+                rows = self._db.execute("SELECT seq, at, entry FROM log WHERE code=? ORDER BY seq",
+                                        (code,)).fetchall()
+            except sqlite3.OperationalError as e:
+                raise StoreError("store.err.unusable", str(self.path), str(e)) from e
+            except sqlite3.DatabaseError as e:
+                self._damaged(e)
+                scan = self._salvage()
+                if not scan.whole(code):  # rows that could not be read may be this table's
+                    raise StoreError("store.err.damaged", code, f"its saved log is damaged: {e}") from e
+                rows = [(seq, *row) for seq, row in sorted(scan.rows[code].items())]
+        if [r[0] for r in rows] != list(range(len(rows))):
+            raise StoreError("store.err.damaged", code, f"its saved log has gaps ({len(rows)} entries)")
+        return rows
+
+    # -------- reading past damaged pages (lock held)
+
+    def _seek(self, rowid: int) -> tuple[bool, int | None]:
+        """Can the table's b-tree be walked to the first row at or after rowid (its id, or None)?"""
+        try:
+            row = self._db.execute("SELECT rowid FROM log NOT INDEXED WHERE rowid >= ? ORDER BY rowid LIMIT 1",
+                                   (rowid,)).fetchone()
+        except sqlite3.DatabaseError:
+            return False, None
+        return True, None if row is None else row[0]
+
+    def _resume_after(self, last: int) -> int | None:
+        """The row id to go on reading after, once reading past `last` failed (None: nothing left)."""
+        ok, nxt = self._seek(last + 1)
+        if ok:  # the b-tree reaches the next row but its record cannot be read: skip that row
+            return nxt
+        lo, step = last + 1, 1  # lo: a seek that failed; widen until one succeeds, then narrow down
+        while True:
+            hi = lo + step
+            if hi >= 2**63:
+                return None
+            ok, _ = self._seek(hi)
+            if ok:
+                break
+            lo, step = hi, step * 2
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self._seek(mid)[0]:
+                hi = mid
+            else:
+                lo = mid
+        return hi - 1
+
+    def _salvage(self) -> Salvage:
+        """Every row of the table b-tree that can be read, by code and seq, skipping damaged pages."""
+        if self._scan is not None:
+            return self._scan
+        scan = Salvage()
+        last: int | None = -(2**63)
+        while last is not None:
+            try:
+                for rowid, code, seq, at, text in self._db.execute(
+                        "SELECT rowid, code, seq, at, entry FROM log NOT INDEXED WHERE rowid > ? ORDER BY rowid",
+                        (last,)):
+                    if rowid <= last:  # a damaged page that still parses: the keys are out of order
+                        raise sqlite3.DatabaseError("rows out of order")
+                    if seq == 0:
+                        scan.first[code] = rowid
+                    scan.rows.setdefault(code, {})[seq] = (at, text)
+                    last = rowid
+                break
+            except sqlite3.DatabaseError:
+                nxt = self._resume_after(last)
+                if nxt is not None:
+                    nxt = max(nxt, last + 1)  # always onwards, whatever a damaged page says
+                    if nxt >= 2**63 - 1 or len(scan.skipped) > 100_000:
+                        nxt = None
+                scan.skipped.append(2**63 if nxt is None else nxt)
+                last = nxt
+        self._scan = scan
+        return scan
+
+    def _index_codes(self) -> set[str]:
+        """Codes the (code, seq) index can still name, walking it up from the start and down from
+        the end until a damaged page: a table whose rows are all lost is still named."""
+        codes: set[str] = set()
+        for sql, last in (("SELECT code FROM log WHERE code > ? ORDER BY code LIMIT 1", ""),
+                          ("SELECT code FROM log WHERE code < ? ORDER BY code DESC LIMIT 1", "\U0010ffff")):
+            while True:
+                try:
+                    row = self._db.execute(sql, (last,)).fetchone()
+                except sqlite3.DatabaseError:
+                    break
+                if row is None or (last != "" and row[0] in codes and "DESC" in sql):
+                    break  # (walking down met what walking up found: the rest is known)
+                codes.add(row[0])
+                last = row[0]
+        return codes
 
     # ---------- table metadata, archive, delete (the logs are not read) ----------
     def _backfill(self) -> None:

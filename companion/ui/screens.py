@@ -25,7 +25,7 @@ import qrcode
 from companion import i18n
 from companion.games import games
 from companion.games.base import RuleError
-from companion.table.hub import Hub, normalise_code
+from companion.table.hub import Hub, normalise_code, problem_text
 from companion.table.store import StoreError
 from companion.table.table import COLOURS, Table
 from companion.ui import boot, kit
@@ -626,7 +626,7 @@ class Screen:
             out.append(kit.card(ft.Text(self.server.data_problem, size=16, color=ft.Colors.RED_800),
                                 bgcolor=ft.Colors.RED_50))
         for p in self.hub.problems:
-            out.append(kit.card(ft.Text(self.t("ui.err.table_restore", code=p["code"], reason=p["reason"]),
+            out.append(kit.card(ft.Text(problem_text(self.lang, p),
                                         size=15, color=ft.Colors.RED_800), bgcolor=ft.Colors.RED_50))
         out.append(kit.part(("join", self.lang), self.join_box))
         if not self.server.is_host_machine(self.conn):

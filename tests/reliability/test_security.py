@@ -7,8 +7,12 @@ import base64
 import copy
 import json
 import logging
+import os
 import random
+import socket
 import stat
+import struct
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +21,11 @@ import pytest
 from companion import i18n
 from companion.games import games
 from companion.games.base import RuleError
+from companion.limits import MAX_HEAD_BYTES, MAX_HEADERS, MAX_WS_MESSAGE
 from companion.soak import new_table, pick_action
 from companion.table import hub as hub_mod
 from companion.table.hub import GUESS_LIMIT, Hub
-from companion.table.store import MemoryStore, SQLiteStore
+from companion.table.store import MemoryStore, SQLiteStore, foreign_dir
 from companion.table.table import Table, new_token
 from tests.reliability.common import GAME_IDS, play, samples, snapshot
 
@@ -325,5 +330,161 @@ def test_the_data_directory_is_private(tmp_path: Path) -> None:
     loose = tmp_path / "loose"
     loose.mkdir(mode=0o755)
     loose.chmod(0o755)
-    SQLiteStore(loose).close()
-    assert stat.S_IMODE(loose.stat().st_mode) == 0o700  # an existing directory is made private too
+    s = SQLiteStore(loose)
+    new_table(s, "LOOS", "sealed_vote", 3, seed=1)
+    assert stat.S_IMODE(loose.stat().st_mode) == 0o755  # a directory the app did not create keeps its mode
+    for f in loose.iterdir():  # (the file is created 0600 first; SQLite gives its -wal and -shm its mode)
+        assert stat.S_IMODE(f.stat().st_mode) == 0o600, f.name
+    s.close()
+
+
+# ---------------------------------------------------------------- what the server accepts from one client
+
+
+def _exchange(port: int, data: bytes, timeout: float = 20) -> bytes:
+    """Send raw bytes to the real server, return what it answers until it closes (or the timeout)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        try:
+            s.sendall(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # it closed before reading everything: the answer (if any) is still in our buffer
+        out = b""
+        try:
+            while chunk := s.recv(65536):
+                out += chunk
+                if b"\r\n\r\n" in out and b"connection: close" not in out.lower():
+                    break
+        except (TimeoutError, ConnectionResetError):
+            pass
+        return out
+
+
+def _status(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/1.1 ") else 0
+
+
+WS_HANDSHAKE = (b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+
+
+def _ws_close_code(port: int, size: int) -> tuple[int | None, float]:
+    """Open a WebSocket, send one binary message of `size` bytes; (the close code the server sent,
+    seconds until it did), or (None, …) if it did not close within 10 s."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(WS_HANDSHAKE)
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += s.recv(4096)
+        assert head.startswith(b"HTTP/1.1 101"), head[:200]
+        rest = head.split(b"\r\n\r\n", 1)[1]
+        mask = os.urandom(4)
+        frame = b"\x82\xff" + struct.pack(">Q", size) + mask  # FIN, binary, masked, 64-bit length
+        t0 = time.monotonic()
+        try:
+            s.sendall(frame)
+            chunk = bytes(a ^ b for a, b in zip(os.urandom(65536), mask * 16384, strict=True))
+            for _ in range(size // len(chunk)):
+                s.sendall(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        data = rest
+        try:
+            while len(data) < 4 or data[0] != 0x88:
+                if len(data) >= 2 and data[0] != 0x88:  # skip a frame the app sent first
+                    n = data[1] & 0x7F
+                    skip = 2 + n if n < 126 else (4 + int.from_bytes(data[2:4], "big") if n == 126 else
+                                                  10 + int.from_bytes(data[2:10], "big"))
+                    if len(data) >= skip:
+                        data = data[skip:]
+                        continue
+                more = s.recv(65536)
+                if not more:
+                    return None, time.monotonic() - t0
+                data += more
+        except (TimeoutError, ConnectionResetError):
+            return None, time.monotonic() - t0
+        return int.from_bytes(data[2:4], "big"), time.monotonic() - t0
+
+
+def test_the_real_server_refuses_oversized_messages_and_headers(tmp_path: Path) -> None:
+    """`python -m companion`, attacked over raw sockets: a 6 MB WebSocket message, a 100 KB header,
+    10,000 headers, a head that never ends – each refused, and the server goes on serving."""
+    from tests.browser.helpers import ServerProcess
+
+    server = ServerProcess(tmp_path / "data")
+    server.start()
+    port = server.port
+    get = b"GET /health HTTP/1.1\r\nHost: x\r\n"
+    try:
+        assert _status(_exchange(port, get + b"Connection: close\r\n\r\n")) == 200
+        code, secs = _ws_close_code(port, 6 * 1024 * 1024)
+        assert code == 1009, code  # "message too big", from the frame's length, before reading it
+        print(f"LIMITS-REPORT ws 6 MB: close {code} after {secs:.2f} s")
+        big = _exchange(port, get + b"X-Big: " + b"a" * 100_000 + b"\r\nConnection: close\r\n\r\n")
+        assert _status(big) == 431, big[:100]
+        many = _exchange(port, get + b"".join(b"X-%d: 1\r\n" % i for i in range(10_000)) + b"\r\n")
+        assert _status(many) == 431, many[:100]
+        assert _status(_exchange(port, get + b"".join(b"X-%d: 1\r\n" % i for i in range(MAX_HEADERS + 1))
+                                 + b"\r\n")) == 431
+        endless = _exchange(port, get + b"X-Slow: " + b"a" * 200_000)  # never ends its head
+        assert _status(endless) == 431
+        # what a browser sends is far inside the limits: 60 headers, 20 kB of cookies
+        ok = get + b"".join(b"X-%d: 1\r\n" % i for i in range(60)) + b"Cookie: " + b"c" * 20_000 + b"\r\n"
+        assert _status(_exchange(port, ok + b"Connection: close\r\n\r\n")) == 200
+        code, _ = _ws_close_code(port, 100_000)  # (a 100 kB message is read: not refused for its size)
+        assert code != 1009
+        assert _status(_exchange(port, get + b"Connection: close\r\n\r\n")) == 200  # still serving
+        assert _exchange(port, WS_HANDSHAKE, timeout=5).startswith(b"HTTP/1.1 101")
+    finally:
+        server.stop()
+    assert "Traceback" not in server.log.read_text()
+    assert (MAX_WS_MESSAGE, MAX_HEAD_BYTES, MAX_HEADERS) == (256 * 1024, 32 * 1024, 100)
+
+
+def test_a_data_dir_that_is_not_the_apps_own_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    """--data-dir /tmp (or any shared, sticky, or foreign directory) was silently made 0700."""
+    import subprocess
+    import sys
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)  # like /tmp
+    busy = tmp_path / "docs"
+    busy.mkdir()
+    busy.chmod(0o755)
+    (busy / "notes.txt").write_text("mine")
+    cases = [(shared, "is a shared directory"), (busy, "already holds other files (notes.txt)")]
+    if stat.S_IMODE(Path("/tmp").stat().st_mode) & 0o1002:
+        cases.append((Path("/tmp"), "is a shared directory"))
+    for d, why in cases:
+        before = stat.S_IMODE(d.stat().st_mode)
+        r = subprocess.run([sys.executable, "-m", "companion", "--data-dir", str(d), "--port", "1", "--no-browser"],
+                           capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[2])
+        assert r.returncode == 2 and r.stdout == "", r
+        assert r.stderr.count("\n") == 1 and why in r.stderr and "Traceback" not in r.stderr, r.stderr
+        assert f"--data-dir {d / 'tabletop-companion'}" in r.stderr  # what to use instead
+        assert stat.S_IMODE(d.stat().st_mode) == before, d  # its mode unchanged
+        assert not (d / SQLiteStore.FILE).exists()
+    assert foreign_dir(busy / "new") is None and foreign_dir(tmp_path / "empty") is None
+    (tmp_path / "empty").mkdir()
+    assert foreign_dir(tmp_path / "empty") is None  # an empty directory of yours, or the app's own, is used
+    SQLiteStore(busy / "new").close()
+    assert foreign_dir(busy / "new") is None
+
+
+def test_without_httptools_uvicorns_h11_parser_gets_the_head_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    from companion import limits
+
+    real_import = builtins.__import__
+
+    def no_httptools(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("uvicorn.protocols.http.httptools_impl") or name == "httptools":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_httptools)
+    opts = limits.uvicorn_options()
+    assert opts["http"] == "h11" and opts["h11_max_incomplete_event_size"] == MAX_HEAD_BYTES
+    assert opts["ws_max_size"] == MAX_WS_MESSAGE
