@@ -74,8 +74,9 @@ def terminal_qr(url: str) -> str:
     return "\n".join(lines)
 
 
-def serve(argv: list[str]) -> int:
-    args = serve_parser().parse_args(argv)
+def serve(args: argparse.Namespace | list[str]) -> int:
+    if isinstance(args, list):
+        args = serve_parser().parse_args(args)
     from companion.table.store import foreign_dir
 
     data_dir = Path(args.data_dir).expanduser()
@@ -125,15 +126,36 @@ def serve(argv: list[str]) -> int:
     return 0
 
 
+COMMANDS = ("serve", "print")
+
+
+def parser() -> argparse.ArgumentParser:
+    """`companion [serve] [options]` (the default) and `companion print …` as argparse sub-commands;
+    `print` hands its arguments to the print command's own parser (companion/printing/cli.py)."""
+    top = argparse.ArgumentParser(prog="companion", description=serve_parser().description)
+    sub = top.add_subparsers(dest="command", metavar="{serve,print}")
+    sub.add_parser("serve", parents=[serve_parser()], add_help=False, help="host tables (the default)",
+                   description=serve_parser().description)
+    sub.add_parser("print", add_help=False, help="print-and-play PDFs ('companion print --help')")
+    return top
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "print":
-        from companion.printing.cli import main as print_main
+    if not argv or argv[0] not in COMMANDS:
+        argv = ["serve", *argv]  # (no sub-command: serve, with its options and its --help)
+    top = parser()
+    try:
+        args, rest = top.parse_known_args(argv)
+        if args.command == "print":  # its own parser reads the rest (and says what is wrong)
+            from companion.printing.cli import main as print_main
 
-        return print_main(argv[1:])
-    if argv and argv[0] == "serve":
-        argv = argv[1:]
-    return serve(argv)
+            return print_main(rest)
+        if rest:
+            top.parse_args(argv)  # (prints "unrecognized arguments" and exits 2)
+    except SystemExit as e:  # --help or a usage error (argparse printed it): its exit code
+        return int(e.code or 0) if not isinstance(e.code, str) else 2
+    return serve(args)
 
 
 if __name__ == "__main__":

@@ -61,3 +61,15 @@ def test_interfaces_come_from_the_os_on_every_platform(monkeypatch: pytest.Monke
     assert best[0] == net.Candidate("192.168.1.20", "Wi-Fi", True)
     assert net.base_urls(8550)[0] == "http://192.168.1.20:8550"
     assert [c.ip for c in best].index("172.17.0.1") > [c.ip for c in best].index("192.168.1.20")
+
+
+def test_sub_commands_through_argparse(capsys: pytest.CaptureFixture[str]) -> None:
+    """`companion [serve] …` and `companion print …` are argparse sub-commands: a wrong option gets
+    argparse's one-line message and exit code 2, no traceback; each --help is its own."""
+    from companion.cli import main, parser
+
+    assert main(["--bogus"]) == 2 and "unrecognized arguments: --bogus" in capsys.readouterr().err
+    assert main(["serve", "--port", "abc"]) == 2 and "invalid int value" in capsys.readouterr().err
+    assert main(["print", "--help"]) == 0 and "companion print" in capsys.readouterr().out
+    assert main(["--help"]) == 0 and "--host-addresses" in capsys.readouterr().out
+    assert parser().parse_known_args(["serve", "--port", "9000"])[0].port == 9000
