@@ -40,7 +40,7 @@ bench: $(VENV)/.installed-test
 
 ## make soak: 50 tables x 6 simulated phones, 20,000 actions (docs/RELIABILITY.md)
 soak: $(VENV)/.installed-test
-	$(BIN)/python -m companion.soak --tables 50 --phones 6 --actions 20000
+	$(BIN)/python -m benchmarks.soak --tables 50 --phones 6 --actions 20000
 
 print: $(VENV)/.installed
 	$(BIN)/companion print --all

@@ -37,9 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import header, load, save, table
+from benchmarks.soak import Phones, game_over, random_request
 from companion.games import games
 from companion.games.base import RuleError
-from companion.soak import Phones, game_over, random_request
 from companion.table.hub import Hub
 from companion.table.store import SQLiteStore
 

@@ -9,7 +9,7 @@ sealed_vote: 6 seats; rounds of 6 secret submits, 6 locks (the last reveals) and
 question.
 
 LUTETIA, Lutèce, Quo Vadis: random legal play through `Table.request_sync` with the players of
-companion/soak.py (`new_table`, `pick_action`: a random seat or the host that can act picks from its own
+benchmarks/soak.py (`new_table`, `pick_action`: a random seat or the host that can act picks from its own
 `legal()`; hand-overs, promises, forced reveals and cost corrections only 5% of the time, so
 they do not swamp the log), at the largest seat count, with a "long game" policy so a table gets
 long enough:
@@ -34,10 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import header, load, save, table
+from benchmarks.soak import Phones, new_table, pick_action
 from companion.games import games
 from companion.games import quovadis as Q
 from companion.games.base import RuleError
-from companion.soak import Phones, new_table, pick_action
 from companion.table.hub import Hub
 from companion.table.store import SQLiteStore
 from companion.table.table import Table

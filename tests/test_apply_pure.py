@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks.soak import pick_action
 from companion.games import games
 from companion.games.base import RuleError, resolve_options
-from companion.soak import pick_action
 
 
 def dump(state: dict) -> str:

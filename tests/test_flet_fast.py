@@ -13,7 +13,7 @@ import msgpack
 import pytest
 
 from benchmarks import harness as H
-from companion import soak
+from benchmarks import soak
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore
 from companion.ui import flet_fast

@@ -17,10 +17,10 @@ from typing import Any
 import flet as ft
 import pytest
 
+from benchmarks.soak import pick_action
 from companion import i18n
 from companion.games import games
 from companion.games.base import RuleError
-from companion.soak import pick_action
 from companion.table import hub as hub_mod
 from companion.table.hub import DAY, Hub
 from companion.table.store import MemoryStore, SQLiteStore

@@ -33,10 +33,10 @@ from typing import Any
 
 import pytest
 
+from benchmarks.soak import pick_action
 from companion import i18n
 from companion.games import games
 from companion.games.base import RuleError
-from companion.soak import pick_action
 
 GAMES = games()
 LANGS = ("en", "de", "fr")

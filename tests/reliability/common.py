@@ -7,8 +7,8 @@ import json
 import random
 from functools import cache
 
+from benchmarks.soak import Phones, game_over, new_table, random_request
 from companion.games import games
-from companion.soak import Phones, game_over, new_table, random_request
 from companion.table.store import MemoryStore
 from companion.table.table import Table
 

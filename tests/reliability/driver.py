@@ -15,8 +15,8 @@ import json
 import random
 import sys
 
+from benchmarks.soak import Phones, game_over, random_request
 from companion.games import games
-from companion.soak import Phones, game_over, random_request
 from companion.table.hub import Hub
 from companion.table.store import SQLiteStore
 from companion.table.table import Table

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.soak import new_table
 from companion import i18n
 from companion.games import games
 from companion.games.base import RuleError
-from companion.soak import new_table
 from companion.table.store import MemoryStore
 from companion.table.table import MAX_NAME, Table, clean_name
 from tests.reliability.common import GAME_IDS, action_shapes, fresh, samples, snapshot

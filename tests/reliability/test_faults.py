@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
+from benchmarks.soak import new_table
 from companion import i18n
 from companion.app import open_hub
 from companion.games.base import RuleError
-from companion.soak import new_table
 from companion.table.hub import problem_text
 from companion.table.store import MemoryStore, SQLiteStore, StoreError
 from companion.table.table import Table
@@ -290,7 +290,7 @@ def played_dir(d: Path, codes: list[str], actions: int = 150) -> dict[str, list[
     sit on pages of their own); returns each table's log."""
     import random
 
-    from companion.soak import random_request
+    from benchmarks.soak import random_request
 
     s = SQLiteStore(d)
     s._db.execute("PRAGMA synchronous=OFF")  # (set-up only: no fsync per entry)
@@ -463,7 +463,7 @@ def test_several_garbled_pages_and_a_file_cut_short(tmp_path: Path) -> None:
 
 WAL_WRITER = """
 import json, os, random, sys
-from companion.soak import new_table, random_request
+from benchmarks.soak import new_table, random_request
 from companion.table.store import SQLiteStore
 s = SQLiteStore(sys.argv[1])
 s._db.execute("PRAGMA synchronous=OFF")  # (set-up only; a kill loses nothing the OS has)

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
+from benchmarks.soak import new_table, pick_action
 from companion import i18n
 from companion.games import games
 from companion.games.base import RuleError
 from companion.limits import MAX_HEAD_BYTES, MAX_HEADERS, MAX_WS_MESSAGE
-from companion.soak import new_table, pick_action
 from companion.table import hub as hub_mod
 from companion.table.hub import GUESS_LIMIT, Hub
 from companion.table.store import MemoryStore, SQLiteStore, foreign_dir

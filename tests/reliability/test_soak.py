@@ -1,4 +1,4 @@
-"""The soak in CI: `python -m companion.soak` with 10 tables x 6 phones and a fixed amount of work –
+"""The soak in CI: `python -m benchmarks.soak` with 10 tables x 6 phones and a fixed amount of work –
 4,000 acknowledged actions (games ended after 400 actions, ≈ 20 games), however long that takes –
 so its verdict is the same on a fast and a slow machine: no error, every game's final state = a
 fresh load = the replay of its log, RSS growth after the first 10 % of the work within 3 MB per
@@ -21,7 +21,7 @@ TABLES = 10
 
 @pytest.mark.slow
 def test_soak_fixed_work(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "companion.soak", "--tables", str(TABLES), "--phones", "6",
+    r = subprocess.run([sys.executable, "-m", "benchmarks.soak", "--tables", str(TABLES), "--phones", "6",
                         "--actions", "4000", "--game-actions", "400", "--data-dir", str(tmp_path / "data"),
                         "--rss-per-table-mb", "3", "--end-traced-mb", "2"],
                        cwd=ROOT, capture_output=True, text=True, timeout=600)

@@ -1,6 +1,6 @@
 """Soak run: many tables, simulated phones playing random legal games through `Table.request`.
 
-    python -m companion.soak --tables 50 --phones 6 --actions 20000 [--minutes M] [--data-dir DIR] [--memory]
+    python -m benchmarks.soak --tables 50 --phones 6 --actions 20000 [--minutes M] [--data-dir DIR] [--memory]
 
 A fixed amount of work (`--actions`: acknowledged actions in all; or `--games`: finished games),
 so the verdict is the same on a fast and a slow machine; `--minutes` is only a cap (the run fails
@@ -348,7 +348,7 @@ async def soak(tables: int, phones: int, work: Work, store: Any, seed: int = 1, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m companion.soak", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.soak", description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=50, help="tables in play at once")
     ap.add_argument("--phones", type=int, default=6)
     ap.add_argument("--actions", type=int, default=None, help="work: this many acknowledged actions in all")
