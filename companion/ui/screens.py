@@ -58,7 +58,7 @@ class Server:
         # browser on the machine the server runs on (its connection's own address is loopback, or
         # one of `host_addresses`), never by anything the browser says of itself.
         self.host_addresses = host_addresses
-        self._tickets: dict[str, tuple[str, float]] = {}  # one-time "host on another device" links
+        self._tickets: dict[str, tuple[str, float, Callable[[], None] | None]] = {}  # "host on another device"
 
     def join_url(self, code: str) -> str:
         return f"{self.join_base}/t/{code}"
@@ -68,12 +68,13 @@ class Server:
             return conn.client in self.host_addresses
         return boot.is_loopback(conn.client)
 
-    def host_ticket(self, code: str) -> str:
-        """A one-time ticket that lets another device become host of table `code` (10 minutes)."""
+    def host_ticket(self, code: str, on_used: Callable[[], None] | None = None) -> str:
+        """A one-time ticket that lets another device become host of table `code` (10 minutes);
+        `on_used` is called when a device takes it (the host screen that showed it says so)."""
         now = time.monotonic()
         self._tickets = {k: v for k, v in self._tickets.items() if v[1] > now}
         ticket = secrets.token_urlsafe(12)
-        self._tickets[ticket] = (code, now + TICKET_SECONDS)
+        self._tickets[ticket] = (code, now + TICKET_SECONDS, on_used)
         return ticket
 
     def redeem_ticket(self, code: str, ticket: Any) -> bool:
@@ -81,7 +82,13 @@ class Server:
         if not isinstance(ticket, str):
             return False
         found = self._tickets.pop(ticket, None)
-        return found is not None and found[0] == code and found[1] > time.monotonic()
+        ok = found is not None and found[0] == code and found[1] > time.monotonic()
+        if ok and found is not None and found[2] is not None:
+            try:
+                found[2]()
+            except Exception:  # (the screen that showed it may be gone)
+                pass
+        return ok
 
 
 TICKET_SECONDS = 600.0
@@ -1078,13 +1085,22 @@ class Screen:
                                    icon=ft.Icons.QR_CODE))
         return ft.Row(btns, wrap=True, spacing=10)
 
+    async def _host_link_used(self) -> None:
+        try:
+            self.page.pop_dialog()
+        except Exception:
+            pass
+        self.toast(self.t("ui.host.another_used"))
+
     async def show_host_link(self, e: Any = None) -> None:
         """On request only: a QR code that makes one more device host of this table – a one-time
         link (10 minutes), so a photo of the screen later is worth nothing."""
         t = self.table
         if t is None or self.role != "host" or not t.is_host(self.token):
             return
-        url = f"{self.server.join_base}/host/{t.code}?h={self.server.host_ticket(t.code)}"
+        def used() -> None:  # a device took it: the dialog goes, and the host screen says so
+            contextvars.copy_context().run(self.page.run_task, self._host_link_used)
+        url = f"{self.server.join_base}/host/{t.code}?h={self.server.host_ticket(t.code, used)}"
         dlg = ft.AlertDialog(title=ft.Text(self.t("ui.host.another_device")), content=ft.Column([
             ft.Image(src=qr_base64(url), width=240, height=240, semantics_label=self.t("ui.host.another_qr")),
             ft.Text(self.t("ui.host.another_hint"), size=16)], tight=True, spacing=10,
