@@ -21,6 +21,7 @@ from companion import i18n
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore, SQLiteStore, StoreError
 from companion.ui.screens import Server, qr_png, session_main
+from companion.ui.sessions import flet_sessions
 from companion.web import StaticCompression, boot_files, encodings_from_env, shared_cache_dir, web_dir
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -106,7 +107,7 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
 
     @api.get("/health")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "tables": len(hub.tables)}
+        return {"ok": True, "tables": len(hub.tables), **flet_sessions()}
 
     @api.get("/qr/{code}.png")
     async def qr(code: str) -> Response:
