@@ -82,7 +82,10 @@ class Table:
         self.setup_seats: list[dict[str, Any]] = []  # names/colours as given to setup
         self.version = 0
         self.presence: dict[int, int] = {}  # seat -> live sessions (not logged)
-        self._listeners: list[Callable[[Table], None]] = []
+        # the screens to redraw after a change: connected ones only (a screen leaves while its
+        # socket is gone and comes back with it – companion/ui/screens.py); a dict keeps the order
+        # and makes subscribing twice harmless
+        self._listeners: dict[Callable[[Table], None], None] = {}
         self._lock = asyncio.Lock()
 
     # ---------- creation and loading ----------
@@ -137,11 +140,13 @@ class Table:
 
     # ---------- listeners ----------
     def subscribe(self, cb: Callable[[Table], None]) -> None:
-        self._listeners.append(cb)
+        self._listeners[cb] = None
 
     def unsubscribe(self, cb: Callable[[Table], None]) -> None:
-        if cb in self._listeners:
-            self._listeners.remove(cb)
+        self._listeners.pop(cb, None)
+
+    def listening(self, cb: Callable[[Table], None]) -> bool:
+        return cb in self._listeners
 
     def notify(self) -> None:
         for cb in list(self._listeners):

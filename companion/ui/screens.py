@@ -28,6 +28,7 @@ from companion.table.table import COLOURS, Table
 from companion.ui import boot, kit
 from companion.ui.games import screens as game_screens
 from companion.ui.kit import UiContext
+from companion.ui.sessions import expire_now, unseated_grace
 
 
 class SeatSection(NamedTuple):
@@ -217,13 +218,24 @@ class Screen:
         await self.route(e.route)
 
     def _on_disconnect(self, e: Any) -> None:
-        if self.table is not None and self._present:
-            self._present = False
-            self.table.disconnect(self.seat)
+        """The socket is gone (a reload, a sleeping phone, a closed tab): not counted present, not
+        redrawn while away (it leaves the table's list of screens to redraw, and comes back on
+        connect), and let go soon if it never sat (see _let_go_later)."""
+        self._dropped = True
+        if self.table is not None:
+            self.table.unsubscribe(self._changed)
+            if self._present:
+                self._present = False
+                self.table.disconnect(self.seat)
+        self._let_go_later()
 
     async def _on_connect(self, e: Any) -> None:
         """A reload or a woken phone reuses this session: count it present and redraw – or, if
         this screen lost track of whose it is (its storage did not answer), look again."""
+        self._dropped = False
+        self._keep()
+        if self.table is not None:
+            self.table.subscribe(self._changed)  # redrawn again after every change
         if self.table is not None and self.token is None and self.role in ("phone", "watch"):
             await self.route(self._route)
             return
@@ -233,6 +245,7 @@ class Screen:
         self.render(force=True)
 
     def _on_close(self, e: Any) -> None:
+        self._keep()
         self._leave_table()
 
     def _leave_table(self) -> None:
@@ -246,10 +259,10 @@ class Screen:
 
     def _changed(self, table: Table) -> None:
         """Called by the table after every change: re-render in this session's task."""
-        if self._pending:
+        if not self._online():  # asleep: off the table's list, re-rendered on reconnect
+            self._away_from(table)
             return
-        session = self.page.session
-        if session is None or session.connection is None:  # asleep: re-rendered on reconnect
+        if self._pending:
             return
         self._pending = True
         try:
@@ -258,6 +271,50 @@ class Screen:
             contextvars.copy_context().run(self.page.run_task, self._refresh)
         except (AttributeError, RuntimeError):
             self._pending = False
+
+    # ---------- presence: the socket comes and goes ----------
+    _dropped = False  # on_disconnect came, and no on_connect since
+    _let_go: asyncio.TimerHandle | None = None
+
+    def _online(self) -> bool:
+        """Whether this screen has a socket now (Flet's session holds a connection, and no
+        disconnect came since the last connect)."""
+        session = self.page.session
+        return not self._dropped and session is not None and session.connection is not None
+
+    def _away_from(self, table: Table) -> None:
+        """A screen that went away while it was being set up (route() subscribed it, or counted
+        its seat present, after its disconnect): off the table's list, not present."""
+        table.unsubscribe(self._changed)
+        if self._present and table is self.table:
+            self._present = False
+            table.disconnect(self.seat)
+
+    def _let_go_later(self) -> None:
+        """A session that never sat (home, a join screen, an error, a host page without its key)
+        is let go `unseated_grace()` seconds after its socket dropped, not kept for Flet's hour:
+        nothing on it is worth keeping (a returning tab gets a new session and the same screen).
+        A seated phone, a spectator and the host keep theirs (Flet's session timeout): they come
+        back to it."""
+        self._keep()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._let_go = loop.call_later(unseated_grace(), self._let_go_if_never_sat)
+
+    def _keep(self) -> None:
+        if self._let_go is not None:
+            self._let_go.cancel()
+            self._let_go = None
+
+    def _let_go_if_never_sat(self) -> None:
+        self._let_go = None
+        if self._online() or self.token is not None:
+            return
+        if self.table is not None:
+            self._away_from(self.table)
+        expire_now(self.page.session)
 
     async def _refresh(self) -> None:
         self._pending = False
@@ -345,7 +402,7 @@ class Screen:
             address = f"/t/{table.code}?s={tok}"
         self.token = tok if isinstance(tok, str) else None
         self.seat = table.seat_of(self.token)
-        if self.seat is not None:
+        if self.seat is not None and self._online():
             self._present = True
             table.connect(self.seat)
         return address
