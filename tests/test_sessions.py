@@ -224,3 +224,32 @@ async def test_the_guard_refuses_a_client_above_its_cap_and_not_another() -> Non
     release.set()
     await asyncio.gather(*held, other)
     assert guard.open == {}
+
+
+async def test_a_burst_of_closed_sessions_is_followed_by_a_full_collection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A closed session is one reference cycle: only the cycle collector frees it (sessions.py)."""
+    import gc
+
+    from companion.ui import sessions
+
+    monkeypatch.setattr(sessions, "COLLECT_AFTER", 3)
+    monkeypatch.setattr(sessions, "COLLECT_GAP", 0.0)
+    monkeypatch.setattr(sessions._Collector, "closed", 0)
+    monkeypatch.setattr(sessions._Collector, "pending", None)
+    monkeypatch.setattr(sessions._Collector, "runs", 0)
+    t, tokens, server, pubsub = await _table()
+    clients = [H.Client(server, f"/t/{t.code}", {"lang": "en"}) for _ in range(3)]
+    for c in clients:
+        await c.open(pubsub)
+    gc.disable()  # only the collector under test may find the cycles
+    try:
+        for c in clients:
+            c.session.close()  # as Flet's sweep does: on_close, dispatched in a task
+        await _settle()
+        clients.clear()
+        del c
+        await asyncio.sleep(1.3)  # one second after the third close
+        assert sessions._Collector.runs == 1
+        assert sessions._Collector.found > 3 * 500  # ≈ 800 blocks a session, all in cycles
+    finally:
+        gc.enable()

@@ -28,7 +28,7 @@ from companion.table.table import COLOURS, Table
 from companion.ui import boot, kit
 from companion.ui.games import screens as game_screens
 from companion.ui.kit import UiContext
-from companion.ui.sessions import expire_now, unseated_grace
+from companion.ui.sessions import expire_now, session_closed, unseated_grace
 
 
 class SeatSection(NamedTuple):
@@ -247,6 +247,7 @@ class Screen:
     def _on_close(self, e: Any) -> None:
         self._keep()
         self._leave_table()
+        session_closed()  # a burst of closed sessions is followed by a full collection
 
     def _leave_table(self) -> None:
         if self.table is not None:
