@@ -237,6 +237,8 @@ async def test_a_burst_of_closed_sessions_is_followed_by_a_full_collection(monke
     monkeypatch.setattr(sessions._Collector, "closed", 0)
     monkeypatch.setattr(sessions._Collector, "pending", None)
     monkeypatch.setattr(sessions._Collector, "runs", 0)
+    monkeypatch.setattr(sessions._Collector, "tail", False)
+    monkeypatch.setattr(sessions, "TAIL_DELAY", 0.3)
     t, tokens, server, pubsub = await _table()
     clients = [H.Client(server, f"/t/{t.code}", {"lang": "en"}) for _ in range(3)]
     for c in clients:
@@ -251,5 +253,11 @@ async def test_a_burst_of_closed_sessions_is_followed_by_a_full_collection(monke
         await asyncio.sleep(1.3)  # one second after the third close
         assert sessions._Collector.runs == 1
         assert sessions._Collector.found > 3 * 500  # ≈ 800 blocks a session, all in cycles
+        late = H.Client(server, f"/t/{t.code}", {"lang": "en"})  # the tail of the burst
+        await late.open(pubsub)
+        late.session.close()
+        del late
+        await asyncio.sleep(0.6)
+        assert sessions._Collector.runs == 2 and sessions._Collector.found > 300
     finally:
         gc.enable()

@@ -59,11 +59,13 @@ def flet_sessions() -> dict[str, int]:
 # the process long after Flet had closed them. A full collection now follows a burst of closed
 # sessions: COLLECT_AFTER of them since the last one, at most every COLLECT_GAP seconds, one
 # second after the close that reached the count (Flet closes expired sessions in batches every
-# 10 s), then glibc's malloc_trim hands free heap pages back. A venue's own phones close few
+# 10 s), then glibc's malloc_trim hands free heap pages back; the sessions that close after a
+# burst's last collection get one more, TAIL_DELAY s after the first of them. A venue's own phones close few
 # sessions (a seated phone keeps its session for an hour, a reload reuses it): this runs when
 # tabs are opened and dropped in the hundreds.
 COLLECT_AFTER = 100
 COLLECT_GAP = 10.0
+TAIL_DELAY = 20.0  # s: the sessions that closed after a burst's last collection, once more
 
 
 class _Collector:
@@ -72,25 +74,29 @@ class _Collector:
     pending: Any = None
     runs = 0
     found = 0  # objects the last collection freed
+    tail = False  # the last collection followed a burst: the next close schedules one more
 
 
 def session_closed() -> None:
     """Count one closed session; a burst of them is followed by a full collection (above)."""
     c = _Collector
     c.closed += 1
-    if c.closed < COLLECT_AFTER or c.pending is not None:
+    if c.pending is not None or (c.closed < COLLECT_AFTER and not c.tail):
         return
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return
-    delay = max(1.0, c.last + COLLECT_GAP - loop.time())
-    c.pending = loop.call_later(delay, collect_closed)
+    if c.closed >= COLLECT_AFTER:
+        c.pending = loop.call_later(max(1.0, c.last + COLLECT_GAP - loop.time()), collect_closed)
+    else:  # the tail of a burst: what closed after its last collection, collected once more
+        c.pending = loop.call_later(TAIL_DELAY, collect_closed)
 
 
 def collect_closed() -> None:
     c = _Collector
     c.pending = None
+    c.tail = c.closed >= COLLECT_AFTER  # a burst: one more collection for its tail
     c.closed = 0
     c.found = gc.collect()
     trim_heap()
