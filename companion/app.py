@@ -21,6 +21,7 @@ from companion.table.hub import Hub
 from companion.table.store import MemoryStore, SQLiteStore, StoreError
 from companion.ui import boot
 from companion.ui.screens import Server, qr_png, session_main
+from companion.ui.sessions import flet_sessions
 from companion.web import StaticCompression, boot_files, encodings_from_env, shared_cache_dir, web_dir
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -107,7 +108,7 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
 
     @api.get("/health")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "tables": len(hub.open_tables())}
+        return {"ok": True, "tables": len(hub.open_tables()), **flet_sessions()}
 
     def hosted(request: Request, code: str) -> Any:
         """The table, if this request comes from a browser that holds its host key (the table's

@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import settings
+from companion.sockets import SocketGuard
 from companion.ui import boot
 
 Scope = dict[str, Any]
@@ -526,7 +527,7 @@ class StaticCompression:
             # the session this socket starts reads it (its tasks copy this task's context)
             boot.BOOT.set(boot.from_scope(scope) if self.boot_cookie else None)
             boot.CONN.set(boot.conn_from_scope(scope))  # the peer's own address, the host-key cookies
-            await self.app(scope, receive, send)
+            await self.socket_guard()(self.app, scope, receive, send)  # companion/sockets.py
             return
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
             await self.app(scope, receive, send)
@@ -583,6 +584,14 @@ class StaticCompression:
         self.stats["served"] += 1
         await send({"type": "http.response.start", "status": 200, "headers": out})
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else data})
+
+    _sockets: SocketGuard | None = None
+
+    def socket_guard(self) -> SocketGuard:
+        """Open WebSockets per client (capped) and a clean end for each (companion/sockets.py)."""
+        if self._sockets is None:
+            self._sockets = SocketGuard()
+        return self._sockets
 
     # ---------- the page (index.html) ----------
     @staticmethod

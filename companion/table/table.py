@@ -85,7 +85,10 @@ class Table:
         # Seats the host freed or swapped while the game ran, in order: shown to everyone (a swap
         # hands one phone another seat's private screen), derived from the log like all else.
         self.host_moves: list[dict[str, Any]] = []
-        self._listeners: list[Callable[[Table], None]] = []
+        # the screens to redraw after a change: connected ones only (a screen leaves while its
+        # socket is gone and comes back with it – companion/ui/screens.py); a dict keeps the order
+        # and makes subscribing twice harmless
+        self._listeners: dict[Callable[[Table], None], None] = {}
         self._lock = asyncio.Lock()
 
     # ---------- creation and loading ----------
@@ -140,11 +143,13 @@ class Table:
 
     # ---------- listeners ----------
     def subscribe(self, cb: Callable[[Table], None]) -> None:
-        self._listeners.append(cb)
+        self._listeners[cb] = None
 
     def unsubscribe(self, cb: Callable[[Table], None]) -> None:
-        if cb in self._listeners:
-            self._listeners.remove(cb)
+        self._listeners.pop(cb, None)
+
+    def listening(self, cb: Callable[[Table], None]) -> bool:
+        return cb in self._listeners
 
     def notify(self) -> None:
         for cb in list(self._listeners):

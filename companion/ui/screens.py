@@ -31,6 +31,7 @@ from companion.table.table import COLOURS, Table
 from companion.ui import boot, kit
 from companion.ui.games import screens as game_screens
 from companion.ui.kit import UiContext
+from companion.ui.sessions import expire_now, session_closed, unseated_grace
 
 RELOAD = "reload"  # _host_token: the page is being loaded again
 
@@ -268,9 +269,16 @@ class Screen:
         await self.route(e.route)
 
     def _on_disconnect(self, e: Any) -> None:
-        if self.table is not None and self._present:
-            self._present = False
-            self.table.disconnect(self.seat)
+        """The socket is gone (a reload, a sleeping phone, a closed tab): not counted present, not
+        redrawn while away (it leaves the table's list of screens to redraw, and comes back on
+        connect), and let go soon if it never sat (see _let_go_later)."""
+        self._dropped = True
+        if self.table is not None:
+            self.table.unsubscribe(self._changed)
+            if self._present:
+                self._present = False
+                self.table.disconnect(self.seat)
+        self._let_go_later()
 
     async def _on_connect(self, e: Any) -> None:
         """A reload or a woken phone reuses this session: count it present and redraw – or, if
@@ -278,6 +286,10 @@ class Screen:
         conn = boot.conn()
         if conn.client is not None:  # (the new socket's own: a reload may bring a new host cookie)
             self.conn = conn
+        self._dropped = False
+        self._keep()
+        if self.table is not None:
+            self.table.subscribe(self._changed)  # redrawn again after every change
         if self.table is not None and self.token is None and self.role in ("phone", "watch"):
             await self.route(self._route)
             return
@@ -287,7 +299,9 @@ class Screen:
         self.render(force=True)
 
     def _on_close(self, e: Any) -> None:
+        self._keep()
         self._leave_table()
+        session_closed()  # a burst of closed sessions is followed by a full collection
 
     def _leave_table(self) -> None:
         if self.table is not None:
@@ -300,10 +314,10 @@ class Screen:
 
     def _changed(self, table: Table) -> None:
         """Called by the table after every change: re-render in this session's task."""
-        if self._pending:
+        if not self._online():  # asleep: off the table's list, re-rendered on reconnect
+            self._away_from(table)
             return
-        session = self.page.session
-        if session is None or session.connection is None:  # asleep: re-rendered on reconnect
+        if self._pending:
             return
         self._pending = True
         try:
@@ -312,6 +326,50 @@ class Screen:
             contextvars.copy_context().run(self.page.run_task, self._refresh)
         except (AttributeError, RuntimeError):
             self._pending = False
+
+    # ---------- presence: the socket comes and goes ----------
+    _dropped = False  # on_disconnect came, and no on_connect since
+    _let_go: asyncio.TimerHandle | None = None
+
+    def _online(self) -> bool:
+        """Whether this screen has a socket now (Flet's session holds a connection, and no
+        disconnect came since the last connect)."""
+        session = self.page.session
+        return not self._dropped and session is not None and session.connection is not None
+
+    def _away_from(self, table: Table) -> None:
+        """A screen that went away while it was being set up (route() subscribed it, or counted
+        its seat present, after its disconnect): off the table's list, not present."""
+        table.unsubscribe(self._changed)
+        if self._present and table is self.table:
+            self._present = False
+            table.disconnect(self.seat)
+
+    def _let_go_later(self) -> None:
+        """A session that never sat (home, a join screen, an error, a host page without its key)
+        is let go `unseated_grace()` seconds after its socket dropped, not kept for Flet's hour:
+        nothing on it is worth keeping (a returning tab gets a new session and the same screen).
+        A seated phone, a spectator and the host keep theirs (Flet's session timeout): they come
+        back to it."""
+        self._keep()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._let_go = loop.call_later(unseated_grace(), self._let_go_if_never_sat)
+
+    def _keep(self) -> None:
+        if self._let_go is not None:
+            self._let_go.cancel()
+            self._let_go = None
+
+    def _let_go_if_never_sat(self) -> None:
+        self._let_go = None
+        if self._online() or self.token is not None:
+            return
+        if self.table is not None:
+            self._away_from(self.table)
+        expire_now(self.page.session)
 
     async def _refresh(self) -> None:
         self._pending = False
@@ -394,20 +452,21 @@ class Screen:
 
     async def _host_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
         """The host key from this browser's cookie for the table (`tc_h_CODE`, companion/ui/boot.py),
-        else its storage; a one-time "host on another device" ticket (`?h=`) or an old host link
-        with the key (`?k=`) is stored and the page opened again without it. Without a valid key
+        else its storage; a one-time "host on another device" ticket (`?h=`) is exchanged for the
+        key, which is stored, and the page opened again without the ticket. Without a valid key
         this screen only watches. The key never goes into the address: the host screen is the
         one the whole table looks at. Returns RELOAD when the page is being opened again."""
         self.role = "host"
         storage_key = f"host:{table.code}"
         ticket = (query.get("h") or [None])[0]
-        given = (query.get("k") or [None])[0]
-        if ticket is not None or given is not None:
-            tok = table.host_token if self.server.redeem_ticket(table.code, ticket) else given
-            if isinstance(tok, str) and table.is_host(tok):
-                await self.become_host(table.code, tok)
-                return RELOAD
-        tok = self.conn.host_keys.get(table.code)
+        if ticket is not None and self.server.redeem_ticket(table.code, ticket):
+            await self.become_host(table.code, table.host_token)
+            return RELOAD
+        # An old host link's `?k=` never reaches a browser's session (the page's script moves it into
+        # storage and out of the address first); a client without that script may still send it.
+        tok = (query.get("k") or [None])[0]
+        if not table.is_host(tok):
+            tok = self.conn.host_keys.get(table.code)
         if not table.is_host(tok):
             tok = await self._get(storage_key, late=route)
         if isinstance(tok, str) and table.is_host(tok):
@@ -453,7 +512,7 @@ class Screen:
             address = f"/t/{table.code}?s={tok}"
         self.token = tok if isinstance(tok, str) else None
         self.seat = table.seat_of(self.token)
-        if self.seat is not None:
+        if self.seat is not None and self._online():
             self._present = True
             table.connect(self.seat)
         return address
