@@ -239,8 +239,18 @@ async def create_table(browser: Any, server: Any, game: str | None = None, seats
     for label, value in (fields or {}).items():
         await fill(host, label, value)
     await tap(host, "Create table")
-    # The host page is loaded anew at /host/CODE: the key goes into storage and the table's host
-    # cookie, never into the address (the screen the whole table reads: issue 17 item 3).
+    await host_page_opened(ctx, host)
+    if qr:
+        join_url = await read_qr(host)
+    else:
+        join_url = f"{server.base}/t/{host.url.split('?')[0].rsplit('/', 1)[1]}"
+    return HostTable(ctx, host, join_url)
+
+
+async def host_page_opened(ctx: Any, host: Any) -> None:
+    """After "Create table" (or a host link): the host page is loaded anew at /host/CODE – the key
+    goes into storage and the table's host cookie, never into the address (the screen the whole
+    table reads: issue 17 item 3)."""
     await host.wait_for_url(re.compile(r"/host/[A-Z]+$"), timeout=60_000)
     await host.wait_for_load_state()
     await enable_semantics(host)
@@ -248,11 +258,6 @@ async def create_table(browser: Any, server: Any, game: str | None = None, seats
     assert "k=" not in host.url, host.url
     jar = {c["name"]: c["value"] for c in await ctx.cookies()}
     assert any(name.startswith("tc_h_") for name in jar), "the host page keeps no host cookie"
-    if qr:
-        join_url = await read_qr(host)
-    else:
-        join_url = f"{server.base}/t/{host.url.split('?')[0].rsplit('/', 1)[1]}"
-    return HostTable(ctx, host, join_url)
 
 
 async def join_phones(browser: Any, join_url: str, names: list[str], typed: bool = False,

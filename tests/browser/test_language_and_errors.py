@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import urllib.error
 import urllib.request
 
 from tests.browser.helpers import create_table, enable_semantics, open_screen, see, tap
 
 
 async def test_german_phone_switches_to_french_and_wrong_code_message(browser, server):
-    code = (await create_table(browser, server, qr=False)).code
+    table = await create_table(browser, server, qr=False)
+    code = table.code
 
     ctx, phone = await open_screen(browser, f"{server.base}/t/{code}", locale="de-DE")
     await see(phone, "Willkommen am Tisch")
@@ -36,6 +38,13 @@ async def test_german_phone_switches_to_french_and_wrong_code_message(browser, s
     ctx2, lost = await open_screen(browser, f"{server.base}/t/QQQQ", locale="de-DE")
     await see(lost, "Es gibt keinen Tisch mit dem Code QQQQ")
 
-    # The join card of the table can be downloaded from the host screen's link.
-    with urllib.request.urlopen(f"{server.base}/join-card/{code}.pdf", timeout=60) as r:
-        assert r.headers["Content-Type"] == "application/pdf" and r.read(5) == b"%PDF-"
+    # The join card of the table can be downloaded from the host screen's link – by the host's
+    # browser (its host cookie) only; anyone else gets what an unknown code gets.
+    got = await table.page.request.get(f"{server.base}/join-card/{code}.pdf", timeout=60_000)
+    assert got.headers["content-type"] == "application/pdf" and (await got.body())[:5] == b"%PDF-"
+    for path in (f"/join-card/{code}.pdf", "/join-card/QQQQ.pdf"):
+        try:
+            urllib.request.urlopen(f"{server.base}{path}", timeout=60)
+            raise AssertionError(f"{path} answered a browser without the host key")
+        except urllib.error.HTTPError as e:
+            assert e.code == 404

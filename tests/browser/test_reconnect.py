@@ -29,6 +29,7 @@ from tests.browser.helpers import (
     HOST,
     PHONE,
     enable_semantics,
+    host_page_opened,
     open_screen,
     page_text,
     read_qr,
@@ -134,7 +135,7 @@ async def test_phones_drop_and_return_52_times(browser: Any, server: Any) -> Non
     t0 = time.time()
     host_ctx, host = await open_screen(browser, server.base + "/", HOST)
     await tap(host, "Create table")
-    await see(host, "Scan with your phone")
+    await host_page_opened(host_ctx, host)
     url = await read_qr(host)
     code = url.rsplit("/", 1)[1]
     phones: list[Phone] = []
