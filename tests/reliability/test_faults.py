@@ -539,7 +539,8 @@ def test_the_real_server_starts_on_a_damaged_file_and_tells_the_host(tmp_path: P
     server.start()
     try:
         with urllib.request.urlopen(server.base + "/health", timeout=10) as r:
-            assert json.loads(r.read()) == {"ok": True, "tables": len(CODES) - len(lost)}
+            health = json.loads(r.read())
+            assert (health["ok"], health["tables"]) == (True, len(CODES) - len(lost))
         with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:  # a phone's socket
             s.sendall(b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                       b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
