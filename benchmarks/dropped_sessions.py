@@ -199,6 +199,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         waited, _ = await until_expired(server, baseline, args.grace + 90)
         await asyncio.sleep(args.settle)  # the server's last collection of a burst (companion/ui/sessions.py)
         expired = phase("after expiry", await timed("e"), {"took s": waited})
+        for wave in range(2, args.waves + 1):  # the same again: growth per attack, or a one-time high-water mark?
+            took = await drop_many(server.ws, t.code, args.drop)
+            await asyncio.sleep(2)
+            waited, _ = await until_expired(server, baseline, args.grace + 90)
+            await asyncio.sleep(args.settle)
+            phase(f"after wave {wave} expired", await timed(f"w{wave}"), {"took s": waited})
         out.update(rows=rows, p95_ratio=after["p95 ms"] / fresh["p95 ms"],
                    rss_delta_after_drops=after["RSS MB"] - fresh["RSS MB"],
                    rss_delta_after_expiry=expired["RSS MB"] - fresh["RSS MB"])
@@ -213,6 +219,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--drop", type=int, default=1000)
+    ap.add_argument("--waves", type=int, default=1, help="drop --drop sessions this many times (RSS after each)")
     ap.add_argument("--actions", type=int, default=60)
     ap.add_argument("--grace", type=float, default=5.0, help="COMPANION_UNSEATED_GRACE for this run (s)")
     ap.add_argument("--settle", type=float, default=25.0, help="s to wait once the sessions have expired")
