@@ -131,3 +131,34 @@ async def test_the_host_deletes_an_ended_table_from_the_home_screen_after_a_conf
         assert hub.store.meta(ended.code) is None and hub.get(ended.code) is None
         assert hub.get(playing.code) is not None
         hub.store.close()
+
+
+async def test_reveal_before_everyone_locked_asks_and_names_who_is_open() -> None:
+    """A tap on "Reveal now" while seats are still open asks first and names them; nothing is
+    revealed until the host says yes. With every seat locked it reveals at once."""
+    import flet as ft
+
+    t, tokens, host, _phones = await table_with_pages("sealed_vote", {"mode": "number", "min": 0, "max": 9}, 3, "RVLA")
+    await t.request(tokens[0], {"op": "act", "action": {"type": "submit", "value": 3}})
+    await t.request(tokens[0], {"op": "act", "action": {"type": "lock"}})
+    await t.request(tokens[1], {"op": "act", "action": {"type": "submit", "value": 4}})
+    screen = host.session.page.data  # type: ignore[union-attr]
+    asked: list[str] = []
+    yes: list[Any] = []
+    screen.confirm = lambda title, what, label, fn: (asked.append(what), yes.append(fn))
+
+    def reveal_button() -> Any:
+        stack: list[Any] = [screen.host_controls()]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, ft.FilledButton) and x.content == "Reveal now":
+                return x
+            for name in ("content", "controls"):
+                v = getattr(x, name, None)
+                stack += v if isinstance(v, list) else [v] if isinstance(v, ft.Control) else []
+        raise AssertionError("no Reveal now button")
+    await reveal_button().on_click(None)
+    assert asked == ["Not locked yet: Player1, Player2. Their choices are revealed as they stand now."]
+    assert not t.view(None)["round"]["revealed"]
+    await yes[0]()
+    assert t.view(None)["round"]["revealed"]

@@ -1123,7 +1123,17 @@ class Screen:
         if t.phase == "playing":
             if self.can_reveal():
                 async def reveal(e: Any) -> None:
-                    await self.request({"op": "host_act", "action": {"type": "reveal"}})
+                    async def go() -> None:
+                        await self.request({"op": "host_act", "action": {"type": "reveal"}})
+                    tt = self.table
+                    _sub, locked = self.submitted_sets()
+                    open_seats = [s["name"] for i, s in enumerate(tt.seats) if i not in locked] if tt else []
+                    if not open_seats:
+                        await go()
+                        return
+                    self.confirm(self.t("ui.host.reveal_confirm"),
+                                 self.t("ui.host.reveal_what", names=", ".join(open_seats)),
+                                 self.t("ui.host.reveal_yes"), go)
                 btns.append(kit.button(self.t("ui.host.reveal"), reveal, icon=ft.Icons.VISIBILITY))
 
             async def end(e: Any) -> None:
