@@ -323,9 +323,16 @@ class Screen:
         try:
             # run_task() sets Flet's "current page" in the caller's context; run it in a copy so
             # the session that caused the change keeps its own page (else its own update is lost).
-            contextvars.copy_context().run(self.page.run_task, self._refresh)
+            fut = contextvars.copy_context().run(self.page.run_task, self._refresh)
         except (AttributeError, RuntimeError):
             self._pending = False
+            return
+        # A refresh that never ran (its task cancelled, or it failed before clearing the flag) must
+        # not keep this screen from every later change: the flag goes when the task ends, however.
+        fut.add_done_callback(self._refresh_done)
+
+    def _refresh_done(self, fut: Any) -> None:
+        self._pending = False
 
     # ---------- presence: the socket comes and goes ----------
     _dropped = False  # on_disconnect came, and no on_connect since

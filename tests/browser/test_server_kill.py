@@ -329,7 +329,8 @@ async def test_server_sigkilled_at_random_moments(browser: Any, table_server: An
             model = after
             if model.revealed:  # the reveal shows the same tally on every screen
                 for s in screens:
-                    assert await wait_until(s.ok, 90, model), f"reveal not on screen {s.seat}"
+                    assert await wait_until(s.ok, 90, model), f"reveal not on screen {s.seat} " \
+                        f"after {move}:\n{await page_text(s.page)}"
             if mode == "after_ack":
                 await asyncio.sleep(rng.uniform(0, 1.0))
                 server.kill()
