@@ -74,9 +74,11 @@ def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None 
 
 
 def registration_pdf(paper: str = "a4", backs: str = "duplex-long", offset: Any = None, dpi: int = 300,
-                     quality: int = JPEG_QUALITY, optimize: bool = False, lang: str = "en") -> bytes:
-    """Two pages for measuring a printer's duplex offset (see docs/PRINTING.md)."""
-    jobs = registration_jobs(paper, backs, offset, dpi, lang=D.check_lang(lang))
+                     quality: int = JPEG_QUALITY, optimize: bool = False, lang: str = "en",
+                     orientation: str | None = None) -> bytes:
+    """Two pages for measuring a printer's duplex offset (see docs/PRINTING.md), in `orientation`
+    (portrait unless given: measure with the orientation the cards will be printed in)."""
+    jobs = registration_jobs(paper, backs, offset, dpi, orientation=orientation, lang=D.check_lang(lang))
     return pdf_from_jobs(jobs, title="registration", quality=quality, workers=1, optimize=optimize)
 
 

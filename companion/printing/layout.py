@@ -57,11 +57,16 @@ def card_size(card: str | tuple[float, float]) -> tuple[float, float]:
 def parse_offset(value: str | tuple[float, float] | None) -> tuple[float, float]:
     if value is None or value == "":
         return 0.0, 0.0
-    if isinstance(value, tuple | list):
-        x, y = value
-    else:
-        x, y = str(value).split(",")
-    return parse_length(x), parse_length(y)
+    parts = list(value) if isinstance(value, tuple | list) else str(value).split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        x, y = parse_length(parts[0]), parse_length(parts[1])
+    except (ValueError, TypeError):
+        raise ValueError(f"offset must be X,Y in mm, e.g. 1.5,-0.5 (not {str(value)[:30]!r})") from None
+    if not (-20 <= x <= 20 and -20 <= y <= 20):
+        raise ValueError("offset must be within ±20 mm (see --registration)")
+    return x, y
 
 
 @dataclass(frozen=True)
