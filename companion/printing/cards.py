@@ -78,26 +78,46 @@ def corner_index(c: Canvas, text: str, fill: object, box: tuple[int, int, int, i
         c.img.paste(rot, (x1 - pad - rot.width, y1 - pad - rot.height), rot)
 
 
+# The edge zone of every card back: plain paper white from the bleed edge to this far inside the
+# cut line, the same on every back of every deck. A cut 1 mm off plus a printer that shifts the
+# back side by 2 mm shows only more or less of this white band (the same on every card of the
+# sheet), never a sliver of a neighbour's colour: no face-down card can be told by its edge.
+# (Unprinted bleed near the paper edge is white too.)
+BACK_EDGE_MM = 4.5
+
+
 def back_pattern(c: Canvas, colour: tuple[int, int, int], title: str, subtitle: str,
                  icon: Callable[..., None] | None) -> None:
-    """A card back: colour field with stripes, a light medallion with an icon, a title."""
-    c.draw.rectangle(c.full, fill=colour)
-    art.stripes(c, mix(colour, INK if sum(colour) > 300 else WHITE, 0.07), step_mm=9, width_mm=4)
-    light_border(c, colour)
-    inner = c.inset(2.5)
-    art.rounded(c.draw, inner, c.u(3), outline=mix(colour, PAPER, 0.7), width=max(2, c.u(0.6)))
-    r = int(min(c.w, c.h) * 0.36)
+    """A card back: a white edge zone (BACK_EDGE_MM), inside it a colour panel with stripes, a light
+    medallion with an icon, a title."""
+    from PIL import Image, ImageDraw
+
+    c.draw.rectangle(c.full, fill=WHITE)
+    panel = c.inset(BACK_EDGE_MM)
+    field = Canvas(c.w, c.h, c.b, c.dpi, background=colour)
+    art.stripes(field, mix(colour, INK if sum(colour) > 300 else WHITE, 0.07), step_mm=9, width_mm=4)
+    mask = Image.new("L", c.img.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle(panel, radius=c.u(2.5), fill=255)
+    c.img.paste(field.img, (0, 0), mask)
+    r_, g_, b_ = colour
+    pale = 0.299 * r_ + 0.587 * g_ + 0.114 * b_ > 200
+    art.rounded(c.draw, panel, c.u(2.5), outline=mix(colour, INK, 0.75 if pale else 0.35),
+                width=max(2, c.u(0.6 if pale else 0.35)))
+    inner = c.inset(1.5, panel)
+    art.rounded(c.draw, inner, c.u(2), outline=mix(colour, PAPER, 0.7), width=max(2, c.u(0.5)))
+    r = int(min(c.w, c.h) * 0.32)
     cx, cy = c.cx, c.b + int(c.h * 0.42)
     c.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PAPER, outline=mix(colour, INK, 0.4), width=max(2, c.u(0.6)))
     if icon:
         ir = int(r * 0.62)
         icon(c.draw, (cx - ir, cy - ir, cx + ir, cy + ir), colour, INK)
     ink = text_on(colour)
-    band_top = cy + r + c.u(3)
-    fit_text(c.draw, (inner[0] + c.u(3), band_top, inner[2] - c.u(3), band_top + c.u(9)), title,
+    band_top = cy + r + c.u(2.5)
+    fit_text(c.draw, (inner[0] + c.u(2), band_top, inner[2] - c.u(2), band_top + c.u(8.5)), title,
              kind="serif", max_size=c.u(8), fill=ink)
     if subtitle:
-        fit_text(c.draw, (inner[0] + c.u(3), band_top + c.u(9.5), inner[2] - c.u(3), band_top + c.u(14)),
+        fit_text(c.draw, (inner[0] + c.u(2), band_top + c.u(9), inner[2] - c.u(2),
+                          min(band_top + c.u(13.5), inner[3] - c.u(1.5))),
                  subtitle, kind="bold", max_size=c.u(4.5), fill=ink)
 
 

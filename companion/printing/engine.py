@@ -22,8 +22,10 @@ from companion.printing.decks import Board, Deck, Face
 from companion.printing.fonts import fit_text, font
 from companion.printing.layout import (
     CROP_MARK_WIDTH_MM,
+    SAFE_MM,
     DeckLayout,
     LayoutOptions,
+    Page,
     layout_cards,
     mirror_slot,
     paper_size,
@@ -57,6 +59,8 @@ class PageJob:
     fold_line: tuple[int, int, int, int] | None = None
     extra: tuple[tuple[str, Any], ...] = field(default=())
     label: str = ""
+    clip: tuple[int, int, int, int] | None = None
+    label_box: tuple[int, int, int, int] | None = None  # where the label goes (default: bottom right)
 
 
 # ---- painting ------------------------------------------------------------------------------
@@ -86,8 +90,9 @@ def paint(job: PageJob) -> Image.Image:
     if job.label:
         d = ImageDraw.Draw(page)
         u = lambda mm: mm_to_px(mm, job.dpi)  # noqa: E731
-        fit_text(d, (u(4), page.height - u(3.6), page.width - u(4), page.height - u(1.2)), job.label,
-                 kind="sans", max_size=u(2.2), fill=mix(WHITE, INK, 0.6), align="right")
+        box = job.label_box or (u(SAFE_MM), page.height - u(SAFE_MM + 2.2), page.width - u(SAFE_MM),
+                                page.height - u(SAFE_MM))
+        fit_text(d, box, job.label, kind="sans", max_size=u(2.2), fill=mix(WHITE, INK, 0.6), align="right")
     return page
 
 
@@ -119,6 +124,10 @@ def _paint_cards(page: Image.Image, job: PageJob) -> None:
             page.paste(img, (p.x - p.bleed, p.y - p.bleed), _circle_mask(p.w, p.h, p.bleed))
             continue
         el, et, er, eb = _bleed_extents(p, job.placed)
+        if job.clip is not None:
+            cx0, cy0, cx1, cy1 = job.clip
+            el, et = max(0, min(el, p.x - cx0)), max(0, min(et, p.y - cy0))
+            er, eb = max(0, min(er, cx1 - p.x - p.w)), max(0, min(eb, cy1 - p.y - p.h))
         b = p.bleed
         if (el, et, er, eb) == (b, b, b, b):
             page.paste(img, (p.x - b, p.y - b))
@@ -187,8 +196,30 @@ def deck_jobs(deck: Deck, opts: LayoutOptions, copies: int = 1, given: frozenset
         label = i18n.t(deck.lang, "print.sheet", title=deck.title, sheet=page.sheet + 1, sheets=n_sheets, side=side,
                        paper=layout.options.paper.upper())
         jobs.append(PageJob("cards", layout.page_px, layout.paper_mm, layout.options.dpi, tuple(placed),
-                            layout.options.shape, tuple(page.marks), page.fold_line, label=label))
+                            layout.options.shape, tuple(page.marks), page.fold_line, label=label, clip=page.clip,
+                            label_box=_label_box(page, layout)))
     return layout, jobs
+
+
+def _label_box(page: Page, layout: DeckLayout) -> tuple[int, int, int, int]:
+    """The sheet label: bottom right, inside the safe zone, between two cut lines (no crop mark
+    through it) and below the cards' art."""
+    W, H = layout.page_px
+    dpi = layout.options.dpi
+    u = lambda mm: mm_to_px(mm, dpi)  # noqa: E731
+    safe, tall = u(SAFE_MM), u(2.2)
+    y1 = H - safe
+    art_bottom = max((page.art_box(s)[3] for s in page.slots), default=0)
+    y0 = max(y1 - tall, art_bottom + u(0.3))
+    if y1 - y0 < u(1.2):  # no room under the cards: above them
+        art_top = min((page.art_box(s)[1] for s in page.slots), default=H)
+        y0, y1 = safe, min(safe + tall, art_top - u(0.3))
+    xs = sorted({v for s in page.slots for v in (s.x, s.x + s.w)})
+    if len(xs) >= 2:
+        x0, x1 = xs[-2] + u(1), xs[-1] - u(1)  # between the last two cut lines
+    else:
+        x0, x1 = safe, W - safe
+    return x0, y0, min(x1, W - safe), y1
 
 
 def board_jobs(b: Board, opts: LayoutOptions) -> list[PageJob]:
