@@ -64,3 +64,16 @@ def test_every_cut_line_keeps_a_crop_mark_inside_the_safe_zone(paper: str, card:
         ys = {v for s in page.slots for v in (s.y, s.y + s.h)}
         assert xs <= {x0 for x0, _, x1, _ in page.marks if x0 == x1}, "a vertical cut without a guide"
         assert ys <= {y0 for _, y0, _, y1 in page.marks if y0 == y1}, "a horizontal cut without a guide"
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_game_prints_portrait_so_the_flip_is_the_long_edge_default(paper: str) -> None:
+    """Issue 20.3: Lutèce printed landscape (same 8 pages as portrait) with its backs mirrored
+    top-bottom; now the orientation needing fewer sheets wins, portrait on a tie."""
+    for game in D.GAMES:
+        for job in api.game_jobs(game, paper=paper, backs="duplex-long", dpi=30):
+            assert job.paper_mm[0] < job.paper_mm[1], (game, paper)
+    assert len(api.game_jobs("lutece", paper=paper, backs="duplex-long", dpi=30)) == 8
+    # asked for, landscape is honoured
+    jobs = api.game_jobs("lutece", paper=paper, backs="duplex-long", dpi=30, orientation="landscape")
+    assert all(j.paper_mm[0] > j.paper_mm[1] for j in jobs)

@@ -76,7 +76,7 @@ class LayoutOptions:
     """Every knob of the layout, with Squib-like defaults. Lengths accept strings ("3mm")."""
 
     paper: str = "a4"
-    orientation: str | None = None  # None = whichever fits more cards (portrait on a tie)
+    orientation: str | None = None  # None = whichever needs fewer sheets (portrait on a tie)
     card: Any = "poker"
     bleed: Any = "3mm"
     margin: Any = "4mm"  # minimum distance from the paper edge to any printed bleed
@@ -231,7 +231,12 @@ def layout_cards(n_cards: int, options: LayoutOptions | None = None) -> DeckLayo
     """Lay out `n_cards` cards (deck sequence, copies already expanded)."""
     o = (options or LayoutOptions()).normalised()
     orients = [o.orientation] if o.orientation else ["portrait", "landscape"]
-    best = max(orients, key=lambda r: (_grid(o, r)[0] * _grid(o, r)[1], r == "portrait"))
+    def sheets(r: str) -> float:
+        per = _grid(o, r)[0] * _grid(o, r)[1]
+        return -(-max(1, n_cards) // per) if per else float("inf")
+    # fewest sheets; on a tie portrait, whose long-edge flip (left-right) is the printers' default
+    # and least ambiguous (Lutèce: 4 sheets either way, so portrait)
+    best = min(orients, key=lambda r: (sheets(r), r != "portrait"))
     cols, rows, region = _grid(o, best)
     if cols * rows == 0:
         raise ValueError("the card does not fit on the paper with these margins and bleed")
