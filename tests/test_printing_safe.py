@@ -50,7 +50,7 @@ def test_nothing_is_printed_within_5_mm_of_the_paper_edge(game: str | None, pape
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("card", ["poker", "mini", "bridge"])
 def test_every_cut_line_keeps_a_crop_mark_inside_the_safe_zone(paper: str, card: str) -> None:
-    lay = layout_cards(18, LayoutOptions(paper=paper, card=card, backs="duplex-long", dpi=300))
+    lay = layout_cards(18, LayoutOptions(paper=paper, card=card, backs="duplex-long", dpi=500))
     safe = mm_to_px(SAFE_MM, 300)
     W, H = lay.page_px
     for page in lay.pages:
@@ -71,9 +71,9 @@ def test_every_game_prints_portrait_so_the_flip_is_the_long_edge_default(paper: 
     """Issue 20.3: Lutèce printed landscape (same 8 pages as portrait) with its backs mirrored
     top-bottom; now the orientation needing fewer sheets wins, portrait on a tie."""
     for game in D.GAMES:
-        for job in api.game_jobs(game, paper=paper, backs="duplex-long", dpi=30):
+        for job in api.game_jobs(game, paper=paper, backs="duplex-long", dpi=50):
             assert job.paper_mm[0] < job.paper_mm[1], (game, paper)
-    assert len(api.game_jobs("lutece", paper=paper, backs="duplex-long", dpi=30)) == 8
+    assert len(api.game_jobs("lutece", paper=paper, backs="duplex-long", dpi=50)) == 8
     # asked for, landscape is honoured
-    jobs = api.game_jobs("lutece", paper=paper, backs="duplex-long", dpi=30, orientation="landscape")
+    jobs = api.game_jobs("lutece", paper=paper, backs="duplex-long", dpi=50, orientation="landscape")
     assert all(j.paper_mm[0] > j.paper_mm[1] for j in jobs)
