@@ -175,12 +175,12 @@ def test_deck_defaults_apply_unless_the_caller_sets_them() -> None:
     from companion.printing.api import game_jobs
     from companion.printing.units import mm_to_px
 
-    chips = game_jobs("quovadis", dpi=100)[0]
+    chips = game_jobs("quovadis", dpi=100, guide=False)[0]
     p, q = chips.placed[0], chips.placed[1]
     assert p.w == mm_to_px(24, 100) and p.bleed == mm_to_px(1.5, 100)
     assert q.x - (p.x + p.w) == mm_to_px(4, 100)  # the chips' own gap
-    big = game_jobs("quovadis", dpi=100, card="30mm", gap="2mm", bleed="1mm")[0]
+    big = game_jobs("quovadis", dpi=100, card="30mm", gap="2mm", bleed="1mm", guide=False)[0]
     p, q = big.placed[0], big.placed[1]
     assert p.w == mm_to_px(30, 100) and p.bleed == mm_to_px(1, 100) and q.x - (p.x + p.w) == mm_to_px(2, 100)
-    lutece = game_jobs("lutece", dpi=100)[0]
+    lutece = game_jobs("lutece", dpi=100, guide=False)[0]
     assert lutece.placed[0].w == mm_to_px(44, 100)  # mini cards by default

@@ -140,10 +140,10 @@ def test_offset_moves_only_the_backs() -> None:
 def test_round_tokens_have_cut_circles_and_no_crop_marks() -> None:
     dpi = 150
     pdf = render_pdf("quovadis", dpi=dpi, backs="none", quality=95, workers=1)
-    img = page_images(pdf)[0].convert("L")
+    img = page_images(pdf)[1].convert("L")  # page 1: the how-to-print sheet (one page, no duplex)
     from companion.printing.api import game_jobs
 
-    job = game_jobs("quovadis", dpi=dpi, backs="none")[0]
+    job = game_jobs("quovadis", dpi=dpi, backs="none", guide=False)[0]
     assert job.shape == "circle" and not job.marks
     p = job.placed[0]
     cx, cy, r = p.x + p.w / 2, p.y + p.h / 2, p.w / 2

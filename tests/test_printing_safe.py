@@ -73,7 +73,34 @@ def test_every_game_prints_portrait_so_the_flip_is_the_long_edge_default(paper: 
     for game in D.GAMES:
         for job in api.game_jobs(game, paper=paper, backs="duplex-long", dpi=50):
             assert job.paper_mm[0] < job.paper_mm[1], (game, paper)
-    assert len(api.game_jobs("lutece", paper=paper, backs="duplex-long", dpi=50)) == 8
+    assert len(api.game_jobs("lutece", paper=paper, backs="duplex-long", dpi=50, guide=False)) == 8
     # asked for, landscape is honoured
-    jobs = api.game_jobs("lutece", paper=paper, backs="duplex-long", dpi=50, orientation="landscape")
+    jobs = api.game_jobs("lutece", paper=paper, backs="duplex-long", dpi=50, orientation="landscape", guide=False)
     assert all(j.paper_mm[0] > j.paper_mm[1] for j in jobs)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("game", D.GAMES)
+def test_each_game_starts_with_how_to_print(game: str, paper: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20.4: the first sheet says what to print (pages, flip edge, 100 %, card weight), lists the
+    components with counts and pages, the cutting order, and has a duplex test for opaque card."""
+    from companion.printing import engine
+
+    texts: list[str] = []
+    orig = engine.fit_text
+    monkeypatch.setattr(engine, "fit_text", lambda d, box, text, *a, **k: (texts.append(text), orig(d, box, text, *a, **k))[1])
+    jobs = api.game_jobs(game, paper=paper, backs="duplex-long", dpi=50)
+    assert [j.kind for j in jobs[:2]] == ["guide", "guide"]
+    engine.paint(jobs[0])
+    engine.paint(jobs[1])
+    text = "\n".join(texts)
+    assert f"{len(jobs)} pages" in text and "flip on LONG edge" in text and "100 %" in text and "g/m²" in text
+    for item in D.game_items(game):
+        assert item.title in text
+        if isinstance(item, D.Deck):
+            assert f"{item.count()} × {item.title}" in text
+    assert "Cutting order" in text and "Duplex test" in text and "A · cut along this line" in text
+    assert "offset now 0,0 mm" in text  # the back: the rulers
+    assert api.game_jobs(game, paper=paper, dpi=50, guide=False)[0].kind != "guide"
+    one = api.game_jobs(game, D.game_items(game)[0].name, paper=paper, dpi=50)
+    assert one[0].kind != "guide"  # one deck: no guide sheet

@@ -15,6 +15,7 @@ from companion.printing.engine import (
     Progress,
     board_jobs,
     deck_jobs,
+    guide_jobs,
     registration_jobs,
 )
 from companion.printing.layout import LayoutOptions
@@ -46,16 +47,41 @@ def select_items(game: str, deck: str | None = None, mod_deck: Any = None,
     return chosen
 
 
-def game_jobs(game: str, deck: str | None = None, **layout: Any) -> list[PageJob]:
+GAME_TITLES = {"lutetia": "LUTETIA", "lutece": "Lutèce", "quovadis": "Quo Vadis"}
+
+
+def game_jobs(game: str, deck: str | None = None, guide: bool | None = None, **layout: Any) -> list[PageJob]:
+    """Page jobs of a game's printables. `guide` (default: when printing the whole game): start
+    with the how-to-print sheet (what to print, checklist, cutting order, duplex test)."""
     opts, rest = split_options(layout)
     given = frozenset(k for k, v in layout.items() if k in LAYOUT_KEYS and v is not None)
     jobs: list[PageJob] = []
+    parts: list[tuple[str, int, str, int, int]] = []
+    chips: str | None = None
+    has_board = False
+    copies = int(rest["copies"] or 1)
     for item in select_items(game, deck, rest["mod_deck"], rest["areas"], rest["lang"]):
+        start = len(jobs)
         if isinstance(item, D.Board):
             jobs += board_jobs(item, opts)
+            pieces = sum(1 for j in jobs[start:] if j.kind == "board")
+            parts.append(("board", pieces, item.title, start, len(jobs) - 1))
+            has_board = True
         else:
-            jobs += deck_jobs(item, opts, copies=int(rest["copies"] or 1), given=given)[1]
-    return jobs
+            jobs += deck_jobs(item, opts, copies=copies, given=given)[1]
+            parts.append(("cards", item.count() * copies, item.title, start, len(jobs) - 1))
+            if item.shape == "circle":
+                chips = str(item.card)
+    if guide is None:
+        guide = deck is None or deck == "all"
+    if not guide:
+        return jobs
+    first = guide_jobs(GAME_TITLES[D.game_id(game)], [], opts, rest["lang"])
+    n = len(first)
+    items = [(k, c, t, a + n + 1, b + n + 1) for k, c, t, a, b in parts]
+    only_chips = chips if all(k == "cards" for k, *_ in parts) and chips and len(parts) == 1 else None
+    return guide_jobs(GAME_TITLES[D.game_id(game)], items, opts, rest["lang"], chips=only_chips,
+                      board=has_board) + jobs
 
 
 def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None = None, **layout: Any) -> bytes:
