@@ -61,6 +61,25 @@ def light_border(c: Canvas, colour: tuple[int, int, int]) -> None:
         art.rounded(c.draw, c.inset(1.2), c.u(2.5), outline=mix(colour, INK, 0.75), width=max(2, c.u(0.6)))
 
 
+def shape_badge(c: Canvas, name: str | None, cx: int, cy: int, size_mm: float) -> None:
+    """The colour's shape code (art.COLOUR_SHAPES), white with a dark outline: readable at arm's
+    length whatever colours the eye confuses."""
+    if not name:
+        return
+    h = c.u(size_mm) // 2
+    art.colour_shape(c.draw, (cx - h, cy - h, cx + h, cy + h), name, fill=WHITE, outline=INK,
+                     width=max(2, c.u(0.45)))
+
+
+def shape_corners(c: Canvas, name: str | None, box: tuple[int, int, int, int], size_mm: float,
+                  pad_mm: float = 1.6) -> None:
+    """The shape code in the top-right and bottom-left corners of box (the index takes the others)."""
+    x0, y0, x1, y1 = box
+    h = c.u(size_mm) // 2 + c.u(pad_mm)
+    shape_badge(c, name, x1 - h, y0 + h, size_mm)
+    shape_badge(c, name, x0 + h, y1 - h, size_mm)
+
+
 def corner_index(c: Canvas, text: str, fill: object, box: tuple[int, int, int, int], size_mm: float = 5.0,
                  both: bool = True) -> None:
     """Small index in the top-left corner of box (and rotated in the bottom-right) for fanned hands."""
@@ -87,7 +106,7 @@ BACK_EDGE_MM = 4.5
 
 
 def back_pattern(c: Canvas, colour: tuple[int, int, int], title: str, subtitle: str,
-                 icon: Callable[..., None] | None) -> None:
+                 icon: Callable[..., None] | None, shape: str | None = None) -> None:
     """A card back: a white edge zone (BACK_EDGE_MM), inside it a colour panel with stripes, a light
     medallion with an icon, a title."""
     from PIL import Image, ImageDraw
@@ -105,6 +124,11 @@ def back_pattern(c: Canvas, colour: tuple[int, int, int], title: str, subtitle: 
                 width=max(2, c.u(0.6 if pale else 0.35)))
     inner = c.inset(1.5, panel)
     art.rounded(c.draw, inner, c.u(2), outline=mix(colour, PAPER, 0.7), width=max(2, c.u(0.5)))
+    if shape:  # the colour's shape code in the two top corners
+        size = 6.0 if c.w >= c.u(55) else 5.0
+        h = c.u(size) // 2 + c.u(1.5)
+        shape_badge(c, shape, inner[0] + h, inner[1] + h, size)
+        shape_badge(c, shape, inner[2] - h, inner[1] + h, size)
     r = int(min(c.w, c.h) * 0.32)
     cx, cy = c.cx, c.b + int(c.h * 0.42)
     c.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PAPER, outline=mix(colour, INK, 0.4), width=max(2, c.u(0.6)))
@@ -153,19 +177,24 @@ def header(c: Canvas, colour: tuple[int, int, int], left: str, right: str, heigh
     return bottom
 
 
-def footer(c: Canvas, colour: tuple[int, int, int], height_mm: float = 5) -> int:
+def footer(c: Canvas, colour: tuple[int, int, int], height_mm: float = 5, shape: str | None = None) -> int:
     top = c.b + c.h - c.u(height_mm)
     c.draw.rectangle((0, top, c.img.width, c.img.height), fill=colour)
+    if shape:
+        size = height_mm - 1.6
+        for x in (c.b + c.u(4) + c.u(size) // 2, c.cx, c.b + c.w - c.u(4) - c.u(size) // 2):
+            shape_badge(c, shape, x, top + c.u(height_mm) // 2 - c.u(0.3), size)
     return top
 
 
 # ---- LUTETIA -------------------------------------------------------------------------------
 
 @renderer("lutetia.plan")
-def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int, lang: str = "en") -> None:
+def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int, lang: str = "en",
+                 name: str | None = None) -> None:
     col = rgb(colour)
     top = header(c, col, str(number), t(lang, "print.lutetia.plan_range", lo=lo, hi=hi))
-    bottom = footer(c, col)
+    bottom = footer(c, col, 7.5, shape=name)
     strip_h = c.u(6)
     strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
     track_cells(c, strip, lo, hi, col, number)
@@ -185,7 +214,7 @@ def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int, lang: st
 def lutetia_roman(c: Canvas, name: str, colour: str, lo: int, hi: int, lang: str = "en") -> None:
     col = rgb(colour)
     top = header(c, col, "R", t(lang, "print.lutetia.roman_range", lo=lo, hi=hi))
-    bottom = footer(c, col)
+    bottom = footer(c, col, 7.5, shape=name)
     strip_h = c.u(6)
     strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
     track_cells(c, strip, lo, hi, col, None)
@@ -201,7 +230,7 @@ def lutetia_roman(c: Canvas, name: str, colour: str, lo: int, hi: int, lang: str
 @renderer("lutetia.plan_back")
 def lutetia_plan_back(c: Canvas, area: int, name: str, colour: str, lo: int, hi: int, lang: str = "en") -> None:
     back_pattern(c, rgb(colour), t(lang, "print.lutetia.plan"), f"{lo}–{hi} · {colour_name(lang, name)}",
-                 art.icon_temple)
+                 art.icon_temple, shape=name)
 
 
 VOTE_TEXT = {  # catalog keys: title, rule
@@ -215,6 +244,7 @@ def lutetia_vote(c: Canvas, value: str, name: str, colour: str, lang: str = "en"
     col = rgb(colour)
     panel = frame(c, col)
     corner_index(c, value, col if sum(col) < 600 else INK, panel, size_mm=6.5)
+    shape_corners(c, name, panel, 6.5)
     px0, py0, px1, py1 = panel
     big = (px0 + c.u(6), py0 + c.u(13), px1 - c.u(6), py0 + c.u(46))
     ink = col if sum(col) < 600 else mix(col, INK, 0.3)
@@ -241,7 +271,7 @@ def lutetia_vote(c: Canvas, value: str, name: str, colour: str, lang: str = "en"
 
 @renderer("lutetia.vote_back")
 def lutetia_vote_back(c: Canvas, name: str, colour: str, lang: str = "en") -> None:
-    back_pattern(c, rgb(colour), t(lang, "print.lutetia.vote"), colour_name(lang, name), art.icon_ballot)
+    back_pattern(c, rgb(colour), t(lang, "print.lutetia.vote"), colour_name(lang, name), art.icon_ballot, shape=name)
 
 
 MOD_COLOUR = rgb("#7a5230")
@@ -280,6 +310,7 @@ def lutece_action(c: Canvas, label: str, kind: str, name: str, colour: str, lang
     px0, py0, px1, py1 = panel
     ink = col if sum(col) < 600 else mix(col, INK, 0.3)
     corner_index(c, label, ink, panel, size_mm=5)
+    shape_corners(c, name, panel, 5.0, pad_mm=1.2)
     icon_box = (px0 + c.u(9), py0 + c.u(7), px1 - c.u(9), py0 + c.u(25))
     if kind == "character":
         art.icon_person(c.draw, icon_box, mix(col, PAPER, 0.55), INK)
@@ -300,7 +331,7 @@ def lutece_action(c: Canvas, label: str, kind: str, name: str, colour: str, lang
 @renderer("lutece.action_back")
 def lutece_action_back(c: Canvas, name: str, colour: str, lang: str = "en") -> None:
     back_pattern(c, rgb(colour), t(lang, "print.lutece.action"), colour_name(lang, name),
-                 lambda d, box, fill, line: art.icon_coin(d, box, fill, line))
+                 lambda d, box, fill, line: art.icon_coin(d, box, fill, line), shape=name)
 
 
 # ---- Quo Vadis -----------------------------------------------------------------------------

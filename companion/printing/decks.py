@@ -172,7 +172,7 @@ def lutetia_plans(areas: str | None = None, lang: str = "en") -> Deck:
         back = face("lutetia.plan_back", area=a, name=name, colour=colour, lo=lo, hi=hi, lang=lang)
         for n in range(lo, hi + 1):
             cards.append(CardSpec("plan", f"plan {n}", face("lutetia.plan", number=n, colour=colour, lo=lo, hi=hi,
-                                                            lang=lang), back))
+                                                            name=name, lang=lang), back))
         cards.append(CardSpec("roman", f"roman {name}", face("lutetia.roman", name=name, colour=colour, lo=lo, hi=hi,
                                                               lang=lang), back, copies=2))
     return Deck("lutetia", "plans", t(lang, "print.deck.lutetia.plans"), tuple(cards), lang=lang)

@@ -197,6 +197,8 @@ def deck_jobs(deck: Deck, opts: LayoutOptions, copies: int = 1, given: frozenset
         side = i18n.t(deck.lang, {"front": "print.side.fronts", "back": "print.side.backs", "fold": "print.side.fold"}[page.kind])
         label = i18n.t(deck.lang, "print.sheet", title=deck.title, sheet=page.sheet + 1, sheets=n_sheets, side=side,
                        paper=layout.options.paper.upper())
+        if page.kind == "back":
+            label = ""  # nothing printed near a back's edge (a shifted back would show it)
         jobs.append(PageJob("cards", layout.page_px, layout.paper_mm, layout.options.dpi, tuple(placed),
                             layout.options.shape, tuple(page.marks), page.fold_line, label=label, clip=page.clip,
                             label_box=_label_box(page, layout)))
