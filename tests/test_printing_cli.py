@@ -106,3 +106,30 @@ def test_registration_honours_the_orientation(tmp_path: Path, capsys: pytest.Cap
     assert rc == 0
     w, h = read_pages(out.read_bytes())[0].size_mm
     assert w > h
+
+
+def test_ink_saver_uses_far_less_ink_and_keeps_the_backs_edge_safe(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from PIL import ImageStat
+
+    from companion.printing.api import game_jobs
+    from companion.printing.engine import paint
+
+    def ink(saver: bool) -> float:
+        jobs = game_jobs("lutetia", "votes", dpi=50, backs="duplex-long", ink_saver=saver)
+        return sum(255 - ImageStat.Stat(paint(j).convert("L")).mean[0] for j in jobs) / len(jobs)
+    full, saver = ink(False), ink(True)
+    assert saver < 0.5 * full, (full, saver)
+    out = tmp_path / "v.pdf"
+    rc, _ = run(["print", "lutetia", "--deck", "votes", "--ink-saver", "--dpi", "50", "-o", str(out)], capsys)
+    assert rc == 0 and len(read_pages(out.read_bytes())) == 8
+
+
+def test_sleeve_sizes_for_lutece(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.printing.api import game_jobs
+    from companion.printing.units import mm_to_px
+
+    for card, (w, h) in (("mini-euro", (44, 68)), ("mini-us", (41, 63))):
+        jobs = game_jobs("lutece", dpi=100, card=card, guide=False)
+        p = jobs[0].placed[0]
+        assert (p.w, p.h) == (mm_to_px(w, 100), mm_to_px(h, 100))

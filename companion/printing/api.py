@@ -22,7 +22,7 @@ from companion.printing.layout import LayoutOptions
 from companion.printing.runner import pdf_from_jobs
 
 LAYOUT_KEYS = {"paper", "orientation", "card", "bleed", "margin", "gap", "dpi", "backs", "offset", "crop_marks"}
-OTHER_KEYS = ("copies", "mod_deck", "areas", "quality", "optimize", "workers", "progress", "lang")
+OTHER_KEYS = ("copies", "mod_deck", "areas", "quality", "optimize", "workers", "progress", "lang", "ink_saver")
 
 
 def split_options(layout: dict[str, Any]) -> tuple[LayoutOptions, dict[str, Any]]:
@@ -68,7 +68,7 @@ def game_jobs(game: str, deck: str | None = None, guide: bool | None = None, **l
             parts.append(("board", pieces, item.title, start, len(jobs) - 1))
             has_board = True
         else:
-            jobs += deck_jobs(item, opts, copies=copies, given=given)[1]
+            jobs += deck_jobs(item, opts, copies=copies, given=given, ink_saver=bool(rest["ink_saver"]))[1]
             parts.append(("cards", item.count() * copies, item.title, start, len(jobs) - 1))
             if item.shape == "circle":
                 chips = str(item.card)
@@ -90,7 +90,8 @@ def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None 
     layout: paper, orientation, card, bleed, margin, gap, dpi, backs, offset, crop_marks,
     copies (each card this many times), mod_deck ("12,12,12"), areas (LUTETIA's option, e.g.
     "orange-green-blue-red-grey"), quality (JPEG), optimize (smaller JPEG, slower), workers,
-    lang (language of the printed texts: "en", "de", "fr").
+    lang (language of the printed texts: "en", "de", "fr"), ink_saver (light tints and outlines
+    instead of full-colour frames and backs).
     """
     jobs = game_jobs(game, deck, **layout)
     title = f"{D.game_id(game)} {deck or 'all'}"

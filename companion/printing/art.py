@@ -39,6 +39,7 @@ class Canvas:
         self.draw = ImageDraw.Draw(self.img)
         self.cut = (bleed, bleed, bleed + w, bleed + h)
         self.full = (0, 0, w + 2 * bleed, h + 2 * bleed)
+        self.saver = False  # the ink-saving variant: light tints and outlines instead of full colour
 
     def u(self, mm: float) -> int:
         return mm_to_px(mm, self.dpi)

@@ -30,8 +30,12 @@ def renderer(name: str) -> Callable[[Renderer], Renderer]:
     return wrap
 
 
-def render_face(name: str, params: dict[str, Any], w: int, h: int, bleed: int, dpi: int) -> Canvas:
+def render_face(name: str, params: dict[str, Any], w: int, h: int, bleed: int, dpi: int,
+                saver: bool = False) -> Canvas:
+    """Paint face `name`. `saver`: the ink-saving variant (light tints and outlines, no full-colour
+    frames or backs)."""
     c = Canvas(w, h, bleed, dpi)
+    c.saver = saver
     RENDERERS[name](c, **params)
     return c
 
@@ -45,7 +49,13 @@ def colour_name(lang: str, name: str) -> str:
 
 def frame(c: Canvas, colour: tuple[int, int, int], border_mm: float = 3.2, radius_mm: float = 3.0,
           inner: tuple[int, int, int] = PAPER) -> tuple[int, int, int, int]:
-    """Colour to the bleed edge, a light rounded panel inside. Returns the panel box."""
+    """Colour to the bleed edge, a light rounded panel inside. Returns the panel box.
+    Ink saver: white, the panel outlined in the colour."""
+    box = c.inset(border_mm)
+    if c.saver:
+        c.draw.rectangle(c.full, fill=WHITE)
+        art.rounded(c.draw, box, c.u(radius_mm), fill=WHITE, outline=colour, width=max(2, c.u(1.0)))
+        return box
     c.draw.rectangle(c.full, fill=colour)
     light_border(c, colour)
     box = c.inset(border_mm)
@@ -113,15 +123,16 @@ def back_pattern(c: Canvas, colour: tuple[int, int, int], title: str, subtitle: 
 
     c.draw.rectangle(c.full, fill=WHITE)
     panel = c.inset(BACK_EDGE_MM)
-    field = Canvas(c.w, c.h, c.b, c.dpi, background=colour)
-    art.stripes(field, mix(colour, INK if sum(colour) > 300 else WHITE, 0.07), step_mm=9, width_mm=4)
+    field = Canvas(c.w, c.h, c.b, c.dpi, background=mix(colour, WHITE, 0.82) if c.saver else colour)
+    if not c.saver:
+        art.stripes(field, mix(colour, INK if sum(colour) > 300 else WHITE, 0.07), step_mm=9, width_mm=4)
     mask = Image.new("L", c.img.size, 0)
     ImageDraw.Draw(mask).rounded_rectangle(panel, radius=c.u(2.5), fill=255)
     c.img.paste(field.img, (0, 0), mask)
     r_, g_, b_ = colour
     pale = 0.299 * r_ + 0.587 * g_ + 0.114 * b_ > 200
     art.rounded(c.draw, panel, c.u(2.5), outline=mix(colour, INK, 0.75 if pale else 0.35),
-                width=max(2, c.u(0.6 if pale else 0.35)))
+                width=max(2, c.u(0.6 if pale or c.saver else 0.35)))
     inner = c.inset(1.5, panel)
     art.rounded(c.draw, inner, c.u(2), outline=mix(colour, PAPER, 0.7), width=max(2, c.u(0.5)))
     if shape:  # the colour's shape code in the two top corners
@@ -135,7 +146,7 @@ def back_pattern(c: Canvas, colour: tuple[int, int, int], title: str, subtitle: 
     if icon:
         ir = int(r * 0.62)
         icon(c.draw, (cx - ir, cy - ir, cx + ir, cy + ir), colour, INK)
-    ink = text_on(colour)
+    ink = mix(colour, INK, 0.55) if c.saver else text_on(colour)
     band_top = cy + r + c.u(2.5)
     fit_text(c.draw, (inner[0] + c.u(2), band_top, inner[2] - c.u(2), band_top + c.u(8.5)), title,
              kind="serif", max_size=c.u(8), fill=ink)
@@ -166,9 +177,10 @@ def track_cells(c: Canvas, box: tuple[int, int, int, int], lo: int, hi: int, col
 def header(c: Canvas, colour: tuple[int, int, int], left: str, right: str, height_mm: float = 13) -> int:
     """Colour band across the top (into the bleed). Returns its bottom y."""
     bottom = c.b + c.u(height_mm)
-    c.draw.rectangle((0, 0, c.img.width, bottom), fill=colour)
+    band = mix(colour, WHITE, 0.8) if c.saver else colour
+    c.draw.rectangle((0, 0, c.img.width, bottom), fill=band)
     c.draw.line([(0, bottom), (c.img.width, bottom)], fill=mix(colour, INK, 0.45), width=max(2, c.u(0.5)))
-    ink = text_on(colour)
+    ink = mix(colour, INK, 0.5) if c.saver else text_on(colour)
     pad = c.u(4)
     fit_text(c.draw, (c.b + pad, c.b + c.u(2), c.cx - c.u(6), bottom - c.u(1.5)), left, kind="serif",
              max_size=c.u(7.5), fill=ink, align="left")
@@ -179,7 +191,7 @@ def header(c: Canvas, colour: tuple[int, int, int], left: str, right: str, heigh
 
 def footer(c: Canvas, colour: tuple[int, int, int], height_mm: float = 5, shape: str | None = None) -> int:
     top = c.b + c.h - c.u(height_mm)
-    c.draw.rectangle((0, top, c.img.width, c.img.height), fill=colour)
+    c.draw.rectangle((0, top, c.img.width, c.img.height), fill=mix(colour, WHITE, 0.8) if c.saver else colour)
     if shape:
         size = height_mm - 1.6
         for x in (c.b + c.u(4) + c.u(size) // 2, c.cx, c.b + c.w - c.u(4) - c.u(size) // 2):

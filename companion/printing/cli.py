@@ -49,6 +49,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--quality", type=int, default=85, help="JPEG quality (default 85)")
     p.add_argument("--optimize", action="store_true", help="smaller JPEG pages (about 15 %%), a bit slower")
     p.add_argument("--no-crop-marks", action="store_true")
+    p.add_argument("--ink-saver", action="store_true",
+                   help="light tints and outlines instead of full-colour frames and backs (far less ink)")
     p.add_argument("--workers", type=int, help="render processes (default: CPU count, max 4)")
     p.add_argument("-o", "--output", help="output PDF (default: GAME[-DECK]-PAPER.pdf)")
     p.add_argument("--all", action="store_true", help="regenerate printables/ and docs/print-*.png")
@@ -197,7 +199,7 @@ def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
             game, a.deck, paper=a.paper, orientation=a.orientation, card=a.card, bleed=a.bleed, margin=a.margin,
             gap=a.gap, dpi=a.dpi, backs=a.backs, offset=a.offset, copies=a.copies, mod_deck=a.mod_deck, areas=a.areas,
             quality=a.quality, optimize=a.optimize, crop_marks=not a.no_crop_marks, workers=a.workers,
-            progress=_progress(f"{game}{'/' + a.deck if a.deck else ''}"), lang=a.lang,
+            progress=_progress(f"{game}{'/' + a.deck if a.deck else ''}"), lang=a.lang, ink_saver=a.ink_saver,
         )
     else:
         p.print_usage(sys.stderr)

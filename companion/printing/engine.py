@@ -61,13 +61,14 @@ class PageJob:
     label: str = ""
     clip: tuple[int, int, int, int] | None = None
     label_box: tuple[int, int, int, int] | None = None  # where the label goes (default: bottom right)
+    ink_saver: bool = False  # light tints and outlines instead of full-colour frames and backs
 
 
 # ---- painting ------------------------------------------------------------------------------
 
 @lru_cache(maxsize=48)
-def _face_image(face: Face, w: int, h: int, bleed: int, dpi: int) -> Image.Image:
-    return render_face(face.renderer, face.kw, w, h, bleed, dpi).img
+def _face_image(face: Face, w: int, h: int, bleed: int, dpi: int, saver: bool = False) -> Image.Image:
+    return render_face(face.renderer, face.kw, w, h, bleed, dpi, saver).img
 
 
 @lru_cache(maxsize=8)
@@ -121,7 +122,7 @@ def _bleed_extents(p: Placed, others: tuple[Placed, ...]) -> tuple[int, int, int
 def _paint_cards(page: Image.Image, job: PageJob) -> None:
     d = ImageDraw.Draw(page)
     for p in job.placed:
-        img = _face_image(p.face, p.w, p.h, p.bleed, job.dpi)
+        img = _face_image(p.face, p.w, p.h, p.bleed, job.dpi, job.ink_saver)
         if job.shape == "circle":
             page.paste(img, (p.x - p.bleed, p.y - p.bleed), _circle_mask(p.w, p.h, p.bleed))
             continue
@@ -179,8 +180,8 @@ def deck_options(deck: Deck, opts: LayoutOptions, given: frozenset[str] = frozen
     return o
 
 
-def deck_jobs(deck: Deck, opts: LayoutOptions, copies: int = 1, given: frozenset[str] = frozenset()
-              ) -> tuple[DeckLayout, list[PageJob]]:
+def deck_jobs(deck: Deck, opts: LayoutOptions, copies: int = 1, given: frozenset[str] = frozenset(),
+              ink_saver: bool = False) -> tuple[DeckLayout, list[PageJob]]:
     """Page jobs for a deck. `given`: layout options the caller set (the rest: the deck's defaults)."""
     seq = [c for c in deck.sequence() for _ in range(max(1, copies))]
     layout = layout_cards(len(seq), deck_options(deck, opts, given))
@@ -201,7 +202,7 @@ def deck_jobs(deck: Deck, opts: LayoutOptions, copies: int = 1, given: frozenset
             label = ""  # nothing printed near a back's edge (a shifted back would show it)
         jobs.append(PageJob("cards", layout.page_px, layout.paper_mm, layout.options.dpi, tuple(placed),
                             layout.options.shape, tuple(page.marks), page.fold_line, label=label, clip=page.clip,
-                            label_box=_label_box(page, layout)))
+                            label_box=_label_box(page, layout), ink_saver=ink_saver))
     return layout, jobs
 
 

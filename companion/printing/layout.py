@@ -29,6 +29,8 @@ CARD_PRESETS: dict[str, tuple[float, float]] = {
     "poker": (63.0, 88.0),
     "bridge": (57.0, 89.0),
     "mini": (44.0, 63.0),
+    "mini-euro": (44.0, 68.0),  # the sleeve sizes: mini-euro sleeves 45x68, mini-US 41x63
+    "mini-us": (41.0, 63.0),
     "euro": (59.0, 92.0),
     "square": (70.0, 70.0),
 }
