@@ -36,7 +36,7 @@ def edge_signatures(deck: Deck, paper: str, backs: str = "duplex-long", orientat
     for page, job in zip(lay.pages, jobs, strict=True):
         if page.kind != "back":
             continue
-        img = Image.open(io.BytesIO(encode(job, 85).data)).convert("RGB")  # as printed: through JPEG
+        img = Image.open(io.BytesIO(encode(job, 85, image_format="jpeg").data)).convert("RGB")  # JPEG: the worst case
         for sx, sy, cx, cy in itertools.product((-SHIFT_MM, 0, SHIFT_MM), (-SHIFT_MM, 0, SHIFT_MM),
                                                 (-MISCUT_MM, 0, MISCUT_MM), (-MISCUT_MM, 0, MISCUT_MM)):
             for s in page.slots:

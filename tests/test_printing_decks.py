@@ -118,7 +118,7 @@ def test_join_card_pdf_has_a_readable_qr_code() -> None:
     pdf = join_card_pdf("K7QX", url, "letter", dpi=150)
     pages = read_pages(pdf)
     assert len(pages) == 1 and abs(pages[0].size_mm[0] - 215.9) < 0.1
-    img = Image.open(io.BytesIO(pages[0].image))
+    img = pages[0].to_image()
     found = zxingcpp.read_barcodes(img)
     assert found and {r.text for r in found} == {url}
     png = Image.open(io.BytesIO(join_card_png("K7QX", url)))

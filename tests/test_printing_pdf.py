@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from PIL import Image, ImageOps
 
@@ -38,7 +36,7 @@ def rainbow_deck(n: int = 12, card: str = "poker") -> Deck:
 
 
 def page_images(pdf: bytes) -> list[Image.Image]:
-    return [Image.open(io.BytesIO(p.image)).convert("RGB") for p in read_pages(pdf)]
+    return [p.to_image() for p in read_pages(pdf)]
 
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))

@@ -22,7 +22,8 @@ from companion.printing.layout import LayoutOptions
 from companion.printing.runner import pdf_from_jobs
 
 LAYOUT_KEYS = {"paper", "orientation", "card", "bleed", "margin", "gap", "dpi", "backs", "offset", "crop_marks"}
-OTHER_KEYS = ("copies", "mod_deck", "areas", "quality", "optimize", "workers", "progress", "lang", "ink_saver")
+OTHER_KEYS = ("copies", "mod_deck", "areas", "quality", "optimize", "workers", "progress", "lang", "ink_saver",
+              "image_format")
 
 
 def split_options(layout: dict[str, Any]) -> tuple[LayoutOptions, dict[str, Any]]:
@@ -90,23 +91,25 @@ def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None 
     layout: paper, orientation, card, bleed, margin, gap, dpi, backs, offset, crop_marks,
     copies (each card this many times), mod_deck ("12,12,12"), areas (LUTETIA's option, e.g.
     "orange-green-blue-red-grey"), quality (JPEG), optimize (smaller JPEG, slower), workers,
-    lang (language of the printed texts: "en", "de", "fr"), ink_saver (light tints and outlines
+    image_format ("indexed": a small palette, Flate – crisp and small, the default; "jpeg": with
+    quality), lang (language of the printed texts: "en", "de", "fr"), ink_saver (light tints and outlines
     instead of full-colour frames and backs).
     """
     jobs = game_jobs(game, deck, **layout)
     title = f"{D.game_id(game)} {deck or 'all'}"
     return pdf_from_jobs(jobs, title=title, quality=int(layout.get("quality") or JPEG_QUALITY),
                          workers=layout.get("workers"), progress=progress,
-                         optimize=bool(layout.get("optimize")))
+                         optimize=bool(layout.get("optimize")), image_format=layout.get("image_format") or "indexed")
 
 
 def registration_pdf(paper: str = "a4", backs: str = "duplex-long", offset: Any = None, dpi: int = 300,
                      quality: int = JPEG_QUALITY, optimize: bool = False, lang: str = "en",
-                     orientation: str | None = None) -> bytes:
+                     orientation: str | None = None, image_format: str = "indexed") -> bytes:
     """Two pages for measuring a printer's duplex offset (see docs/PRINTING.md), in `orientation`
     (portrait unless given: measure with the orientation the cards will be printed in)."""
     jobs = registration_jobs(paper, backs, offset, dpi, orientation=orientation, lang=D.check_lang(lang))
-    return pdf_from_jobs(jobs, title="registration", quality=quality, workers=1, optimize=optimize)
+    return pdf_from_jobs(jobs, title="registration", quality=quality, workers=1, optimize=optimize,
+                         image_format=image_format)
 
 
 def join_card_jobs(code: str, url: str, paper: str = "a4", dpi: int = 300, lang: str = "en") -> list[PageJob]:

@@ -46,7 +46,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--copies", type=int, default=1, help="print every card this many times")
     p.add_argument("--mod-deck", help="LUTETIA modification cards per value 1,2,3 (default 12,12,12)")
     p.add_argument("--areas", help="LUTETIA area colours, e.g. green-yellow-blue-red-purple (the game's option)")
-    p.add_argument("--quality", type=int, default=85, help="JPEG quality (default 85)")
+    p.add_argument("--format", dest="image_format", default="indexed", choices=["indexed", "jpeg"],
+                   help="page images: indexed colour (crisp, small; default) or jpeg (--quality)")
+    p.add_argument("--quality", type=int, default=85, help="JPEG quality with --format jpeg (default 85)")
     p.add_argument("--optimize", action="store_true", help="smaller JPEG pages (about 15 %%), a bit slower")
     p.add_argument("--no-crop-marks", action="store_true")
     p.add_argument("--ink-saver", action="store_true",
@@ -187,7 +189,7 @@ def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         if not a.backs.startswith("duplex"):
             raise ValueError("--registration measures duplex printing: use --backs duplex-long or duplex-short")
         pdf = api.registration_pdf(a.paper, a.backs, a.offset, a.dpi, a.quality, a.optimize, lang=a.lang,
-                                   orientation=a.orientation)
+                                   orientation=a.orientation, image_format=a.image_format)
     elif a.join:
         out = check_output(a.output or f"join-{a.join[0]}-{a.paper}{_suffix(a.lang)}.pdf")
         pdf = api.join_card_pdf(a.join[0], a.join[1], a.paper, a.dpi, lang=a.lang)
@@ -200,6 +202,7 @@ def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
             gap=a.gap, dpi=a.dpi, backs=a.backs, offset=a.offset, copies=a.copies, mod_deck=a.mod_deck, areas=a.areas,
             quality=a.quality, optimize=a.optimize, crop_marks=not a.no_crop_marks, workers=a.workers,
             progress=_progress(f"{game}{'/' + a.deck if a.deck else ''}"), lang=a.lang, ink_saver=a.ink_saver,
+            image_format=a.image_format,
         )
     else:
         p.print_usage(sys.stderr)
