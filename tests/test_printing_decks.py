@@ -184,3 +184,16 @@ def test_deck_defaults_apply_unless_the_caller_sets_them() -> None:
     assert p.w == mm_to_px(30, 100) and p.bleed == mm_to_px(1, 100) and q.x - (p.x + p.w) == mm_to_px(2, 100)
     lutece = game_jobs("lutece", dpi=100, guide=False)[0]
     assert lutece.placed[0].w == mm_to_px(44, 100)  # mini cards by default
+
+
+def test_markers_and_pieces_the_seeds_list() -> None:
+    """LUTETIA: the two track markers (Miraculix, Asterix); Quo Vadis: 8 senators per player colour
+    (3–5 players) and the Caesar token – all round, the same on both sides."""
+    m = D.lutetia_markers()
+    assert m.count() == 2 and m.shape == "circle" and all(c.front == c.back for c in m.cards)
+    p = D.quovadis_pieces()
+    assert p.count("senator") == 5 * 8 and p.count("caesar") == 1
+    assert {c.front.kw["name"] for c in p.cards if c.kind == "senator"} == {n for n, _ in D.PLAYER_COLOURS[:5]}
+    assert all(c.front == c.back for c in p.cards)
+    assert [i.name for i in D.game_items("lutetia")][-1] == "markers"
+    assert [i.name for i in D.game_items("quovadis")] == ["laurels", "pieces"]

@@ -380,6 +380,33 @@ def quovadis_laurel_back(c: Canvas) -> None:
     art.laurel(c.draw, c.cx, c.cy, r * 0.36, mix(col, WHITE, 0.35), leaves=4, gap_deg=90)
 
 
+# ---- markers (round tokens for the board) -----------------------------------------------
+
+@renderer("marker.token")
+def marker_token(c: Canvas, label: str, caption: str, colour: str, name: str | None = None,
+                 lang: str = "en") -> None:
+    """A round marker: the colour to the bleed, a light disc, a big label, its caption and – for a
+    player's piece – the colour's shape code. `caption` is a catalog key ("" for none)."""
+    col = rgb(colour)
+    c.draw.rectangle(c.full, fill=mix(col, WHITE, 0.75) if c.saver else col)
+    r = c.w / 2
+    cx, cy = c.cx, c.cy
+    inner = r * 0.8
+    c.draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), fill=PAPER, outline=mix(col, INK, 0.4),
+                   width=max(2, c.u(0.4)))
+    top = cy - inner * 0.75
+    if name:
+        shape_badge(c, name, int(cx), int(cy - inner * 0.5), min(6.0, c.w / c.u(1) * 0.28))
+        top = cy - inner * 0.2
+    text = t(lang, caption) if caption else ""
+    glyph_bottom = cy + inner * (0.35 if text else 0.6)
+    big_glyph(c.draw, (int(cx - inner * 0.6), int(top), int(cx + inner * 0.6), int(glyph_bottom)), label,
+              kind="serif", fill=mix(col, INK, 0.3), stroke=max(2, c.u(0.35)), stroke_fill=INK)
+    if text:
+        fit_text(c.draw, (int(cx - inner * 0.7), int(glyph_bottom + c.u(0.5)), int(cx + inner * 0.7),
+                          int(cy + inner * 0.7)), text, kind="bold", max_size=c.u(2.6), fill=INK)
+
+
 # ---- join card -----------------------------------------------------------------------------
 
 @renderer("join.card")

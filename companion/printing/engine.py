@@ -232,7 +232,7 @@ def _label_box(page: Page, layout: DeckLayout) -> tuple[int, int, int, int]:
         art_top = min((page.art_box(s)[1] for s in page.slots), default=H)
         y0, y1 = safe, min(safe + tall, art_top - u(0.3))
     xs = sorted({v for s in page.slots for v in (s.x, s.x + s.w)})
-    if len(xs) >= 2:
+    if len(xs) >= 2 and layout.options.shape == "rect" and layout.options.crop_marks:
         x0, x1 = xs[-2] + u(1), xs[-1] - u(1)  # between the last two cut lines
     else:
         x0, x1 = safe, W - safe

@@ -201,6 +201,8 @@ def _grid(o: LayoutOptions, orientation: str) -> tuple[int, int, tuple[int, int,
     pw, ph = paper_size(o.paper, orientation)
     W, H = mm_to_px(pw, dpi), mm_to_px(ph, dpi)
     m = mm_to_px(o.margin, dpi)
+    if o.shape == "circle":  # a token's cut circle must print: keep it out of the safe zone
+        m = max(m, mm_to_px(SAFE_MM + 0.5, dpi))
     region = (m, m, W - m, H - m)
     if o.backs == "fold":
         clear = mm_to_px(FOLD_CLEAR_MM, dpi)
