@@ -118,7 +118,7 @@ def test_join_card_pdf_has_a_readable_qr_code() -> None:
     pdf = join_card_pdf("K7QX", url, "letter", dpi=150)
     pages = read_pages(pdf)
     assert len(pages) == 1 and abs(pages[0].size_mm[0] - 215.9) < 0.1
-    img = Image.open(io.BytesIO(pages[0].image))
+    img = pages[0].to_image()
     found = zxingcpp.read_barcodes(img)
     assert found and {r.text for r in found} == {url}
     png = Image.open(io.BytesIO(join_card_png("K7QX", url)))
@@ -175,12 +175,25 @@ def test_deck_defaults_apply_unless_the_caller_sets_them() -> None:
     from companion.printing.api import game_jobs
     from companion.printing.units import mm_to_px
 
-    chips = game_jobs("quovadis", dpi=100)[0]
+    chips = game_jobs("quovadis", dpi=100, guide=False)[0]
     p, q = chips.placed[0], chips.placed[1]
     assert p.w == mm_to_px(24, 100) and p.bleed == mm_to_px(1.5, 100)
     assert q.x - (p.x + p.w) == mm_to_px(4, 100)  # the chips' own gap
-    big = game_jobs("quovadis", dpi=100, card="30mm", gap="2mm", bleed="1mm")[0]
+    big = game_jobs("quovadis", dpi=100, card="30mm", gap="2mm", bleed="1mm", guide=False)[0]
     p, q = big.placed[0], big.placed[1]
     assert p.w == mm_to_px(30, 100) and p.bleed == mm_to_px(1, 100) and q.x - (p.x + p.w) == mm_to_px(2, 100)
-    lutece = game_jobs("lutece", dpi=100)[0]
+    lutece = game_jobs("lutece", dpi=100, guide=False)[0]
     assert lutece.placed[0].w == mm_to_px(44, 100)  # mini cards by default
+
+
+def test_markers_and_pieces_the_seeds_list() -> None:
+    """LUTETIA: the two track markers (Miraculix, Asterix); Quo Vadis: 8 senators per player colour
+    (3–5 players) and the Caesar token – all round, the same on both sides."""
+    m = D.lutetia_markers()
+    assert m.count() == 2 and m.shape == "circle" and all(c.front == c.back for c in m.cards)
+    p = D.quovadis_pieces()
+    assert p.count("senator") == 5 * 8 and p.count("caesar") == 1
+    assert {c.front.kw["name"] for c in p.cards if c.kind == "senator"} == {n for n, _ in D.PLAYER_COLOURS[:5]}
+    assert all(c.front == c.back for c in p.cards)
+    assert [i.name for i in D.game_items("lutetia")][-1] == "markers"
+    assert [i.name for i in D.game_items("quovadis")] == ["laurels", "pieces"]

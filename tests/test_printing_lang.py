@@ -92,7 +92,8 @@ def test_a_german_deck_has_german_text(drawn: list[str]) -> None:
     assert img_de.tobytes() != img_en.tobytes()
     assert "POWER" in drawn  # the English card of the same face
     assert [i.title for i in D.game_items("lutetia", lang="fr")] == [
-        "LUTETIA cartes plan", "LUTETIA cartes de vote", "LUTETIA cartes modification", "LUTETIA piste 1-55"]
+        "LUTETIA cartes plan", "LUTETIA cartes de vote", "LUTETIA cartes modification", "LUTETIA piste 1-55",
+        "LUTETIA marqueurs de piste"]
 
 
 def test_french_join_card_still_scans_and_says_so(drawn: list[str]) -> None:

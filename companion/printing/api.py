@@ -15,13 +15,15 @@ from companion.printing.engine import (
     Progress,
     board_jobs,
     deck_jobs,
+    guide_jobs,
     registration_jobs,
 )
 from companion.printing.layout import LayoutOptions
 from companion.printing.runner import pdf_from_jobs
 
 LAYOUT_KEYS = {"paper", "orientation", "card", "bleed", "margin", "gap", "dpi", "backs", "offset", "crop_marks"}
-OTHER_KEYS = ("copies", "mod_deck", "areas", "quality", "optimize", "workers", "progress", "lang")
+OTHER_KEYS = ("copies", "mod_deck", "areas", "quality", "optimize", "workers", "progress", "lang", "ink_saver",
+              "image_format")
 
 
 def split_options(layout: dict[str, Any]) -> tuple[LayoutOptions, dict[str, Any]]:
@@ -46,16 +48,41 @@ def select_items(game: str, deck: str | None = None, mod_deck: Any = None,
     return chosen
 
 
-def game_jobs(game: str, deck: str | None = None, **layout: Any) -> list[PageJob]:
+GAME_TITLES = {"lutetia": "LUTETIA", "lutece": "Lutèce", "quovadis": "Quo Vadis"}
+
+
+def game_jobs(game: str, deck: str | None = None, guide: bool | None = None, **layout: Any) -> list[PageJob]:
+    """Page jobs of a game's printables. `guide` (default: when printing the whole game): start
+    with the how-to-print sheet (what to print, checklist, cutting order, duplex test)."""
     opts, rest = split_options(layout)
     given = frozenset(k for k, v in layout.items() if k in LAYOUT_KEYS and v is not None)
     jobs: list[PageJob] = []
+    parts: list[tuple[str, int, str, int, int]] = []
+    chips: str | None = None
+    has_board = False
+    copies = int(rest["copies"] or 1)
     for item in select_items(game, deck, rest["mod_deck"], rest["areas"], rest["lang"]):
+        start = len(jobs)
         if isinstance(item, D.Board):
             jobs += board_jobs(item, opts)
+            pieces = sum(1 for j in jobs[start:] if j.kind == "board")
+            parts.append(("board", pieces, item.title, start, len(jobs) - 1))
+            has_board = True
         else:
-            jobs += deck_jobs(item, opts, copies=int(rest["copies"] or 1), given=given)[1]
-    return jobs
+            jobs += deck_jobs(item, opts, copies=copies, given=given, ink_saver=bool(rest["ink_saver"]))[1]
+            parts.append(("cards", item.count() * copies, item.title, start, len(jobs) - 1))
+            if item.shape == "circle":
+                chips = str(item.card)
+    if guide is None:
+        guide = deck is None or deck == "all"
+    if not guide:
+        return jobs
+    first = guide_jobs(GAME_TITLES[D.game_id(game)], [], opts, rest["lang"])
+    n = len(first)
+    items = [(k, c, t, a + n + 1, b + n + 1) for k, c, t, a, b in parts]
+    only_chips = chips if all(k == "cards" for k, *_ in parts) and chips and len(parts) == 1 else None
+    return guide_jobs(GAME_TITLES[D.game_id(game)], items, opts, rest["lang"], chips=only_chips,
+                      board=has_board) + jobs
 
 
 def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None = None, **layout: Any) -> bytes:
@@ -64,20 +91,25 @@ def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None 
     layout: paper, orientation, card, bleed, margin, gap, dpi, backs, offset, crop_marks,
     copies (each card this many times), mod_deck ("12,12,12"), areas (LUTETIA's option, e.g.
     "orange-green-blue-red-grey"), quality (JPEG), optimize (smaller JPEG, slower), workers,
-    lang (language of the printed texts: "en", "de", "fr").
+    image_format ("indexed": a small palette, Flate – crisp and small, the default; "jpeg": with
+    quality), lang (language of the printed texts: "en", "de", "fr"), ink_saver (light tints and outlines
+    instead of full-colour frames and backs).
     """
     jobs = game_jobs(game, deck, **layout)
     title = f"{D.game_id(game)} {deck or 'all'}"
     return pdf_from_jobs(jobs, title=title, quality=int(layout.get("quality") or JPEG_QUALITY),
                          workers=layout.get("workers"), progress=progress,
-                         optimize=bool(layout.get("optimize")))
+                         optimize=bool(layout.get("optimize")), image_format=layout.get("image_format") or "indexed")
 
 
 def registration_pdf(paper: str = "a4", backs: str = "duplex-long", offset: Any = None, dpi: int = 300,
-                     quality: int = JPEG_QUALITY, optimize: bool = False, lang: str = "en") -> bytes:
-    """Two pages for measuring a printer's duplex offset (see docs/PRINTING.md)."""
-    jobs = registration_jobs(paper, backs, offset, dpi, lang=D.check_lang(lang))
-    return pdf_from_jobs(jobs, title="registration", quality=quality, workers=1, optimize=optimize)
+                     quality: int = JPEG_QUALITY, optimize: bool = False, lang: str = "en",
+                     orientation: str | None = None, image_format: str = "indexed") -> bytes:
+    """Two pages for measuring a printer's duplex offset (see docs/PRINTING.md), in `orientation`
+    (portrait unless given: measure with the orientation the cards will be printed in)."""
+    jobs = registration_jobs(paper, backs, offset, dpi, orientation=orientation, lang=D.check_lang(lang))
+    return pdf_from_jobs(jobs, title="registration", quality=quality, workers=1, optimize=optimize,
+                         image_format=image_format)
 
 
 def join_card_jobs(code: str, url: str, paper: str = "a4", dpi: int = 300, lang: str = "en") -> list[PageJob]:

@@ -39,6 +39,7 @@ class Canvas:
         self.draw = ImageDraw.Draw(self.img)
         self.cut = (bleed, bleed, bleed + w, bleed + h)
         self.full = (0, 0, w + 2 * bleed, h + 2 * bleed)
+        self.saver = False  # the ink-saving variant: light tints and outlines instead of full colour
 
     def u(self, mm: float) -> int:
         return mm_to_px(mm, self.dpi)
@@ -214,3 +215,62 @@ def laurel(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: obje
         px, py = cx + math.cos(a) * r, cy + math.sin(a) * r
         rr = leaf_w * 0.45
         draw.ellipse((px - rr, py - rr, px + rr, py + rr), fill=fill)  # type: ignore[arg-type]
+
+
+# ---- colour-blind safe: every colour also has a shape ------------------------------------------
+# The second code of every colour (issue 20.5): with red/green or blue/purple confused (deuteranopia),
+# the shape still tells them apart. The app's screens should use the same shapes (COLOUR_SHAPES).
+COLOUR_SHAPES: dict[str, str] = {
+    "red": "triangle", "blue": "square", "green": "circle", "yellow": "diamond", "black": "star",
+    "white": "cross", "purple": "hourglass", "orange": "pentagon", "grey": "ring", "brown": "bar",
+}
+
+
+def shape_points(shape: str, box: tuple[int, int, int, int]) -> list[tuple[float, float]]:
+    import math
+
+    x0, y0, x1, y1 = box
+    cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, min(x1 - x0, y1 - y0) / 2
+
+    def ring(n: int, rot: float, rad: float = r) -> list[tuple[float, float]]:
+        return [(cx + rad * math.cos(rot + 2 * math.pi * k / n), cy + rad * math.sin(rot + 2 * math.pi * k / n))
+                for k in range(n)]
+    if shape == "triangle":
+        return [(cx, cy - r), (cx + r * 0.95, cy + r * 0.8), (cx - r * 0.95, cy + r * 0.8)]
+    if shape == "square":
+        s = r * 0.85
+        return [(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)]
+    if shape == "diamond":
+        return [(cx, cy - r), (cx + r * 0.8, cy), (cx, cy + r), (cx - r * 0.8, cy)]
+    if shape == "star":
+        outer, inner = ring(5, -math.pi / 2), ring(5, -math.pi / 2 + math.pi / 5, r * 0.45)
+        return [p for pair in zip(outer, inner, strict=True) for p in pair]
+    if shape == "cross":
+        a = r * 0.36
+        return [(cx - a, cy - r), (cx + a, cy - r), (cx + a, cy - a), (cx + r, cy - a), (cx + r, cy + a),
+                (cx + a, cy + a), (cx + a, cy + r), (cx - a, cy + r), (cx - a, cy + a), (cx - r, cy + a),
+                (cx - r, cy - a), (cx - a, cy - a)]
+    if shape == "hexagon":
+        return ring(6, 0)
+    if shape == "hourglass":
+        return [(cx - r * 0.85, cy - r), (cx + r * 0.85, cy - r), (cx, cy), (cx + r * 0.85, cy + r),
+                (cx - r * 0.85, cy + r), (cx, cy)]
+    if shape == "pentagon":
+        return ring(5, -math.pi / 2)
+    if shape == "bar":
+        return [(cx - r, cy - r * 0.4), (cx + r, cy - r * 0.4), (cx + r, cy + r * 0.4), (cx - r, cy + r * 0.4)]
+    return []  # circle, ring: drawn as ellipses
+
+
+def colour_shape(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour_name: str,
+                 fill: object = WHITE, outline: object = INK, width: int = 2) -> None:
+    """The shape code of a colour (COLOUR_SHAPES) inside box: filled, with an outline."""
+    shape = COLOUR_SHAPES.get(colour_name, "ring")
+    if shape in ("circle", "ring"):
+        x0, y0, x1, y1 = box
+        r = min(x1 - x0, y1 - y0) / 2 * 0.92
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill if shape == "circle" else None,
+                     outline=outline, width=width if shape == "circle" else max(width, int(r * 0.35)))
+        return
+    draw.polygon(shape_points(shape, box), fill=fill, outline=outline, width=width)  # type: ignore[arg-type]

@@ -79,6 +79,10 @@ def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int, lang:
             d.rounded_rectangle((box[0], box[1], box[2], box[1] + u(5)), radius=u(3), fill=c)
             d.rectangle((box[0], box[1] + u(3), box[2], box[1] + u(5)), fill=c)
             d.rounded_rectangle(box, radius=u(3), outline=INK, width=lw)
+            # the area's shape code (colour-blind safe), in the colour band and big in the corner
+            h = u(4.6) // 2
+            art.colour_shape(d, (box[2] - u(1.5) - 2 * h, box[1] + u(0.2), box[2] - u(1.5), box[1] + u(0.2) + 2 * h),
+                             name, fill=WHITE, outline=INK, width=max(2, u(0.35)))
         ink = mix(c, INK, 0.55) if not virtual else mix(PAPER, INK, 0.6)
         big_glyph(d, (box[0] + u(3), box[1] + u(7), box[2] - u(3), box[3] - u(4)), str(n), kind="serif",
                   fill=ink)

@@ -30,8 +30,12 @@ def renderer(name: str) -> Callable[[Renderer], Renderer]:
     return wrap
 
 
-def render_face(name: str, params: dict[str, Any], w: int, h: int, bleed: int, dpi: int) -> Canvas:
+def render_face(name: str, params: dict[str, Any], w: int, h: int, bleed: int, dpi: int,
+                saver: bool = False) -> Canvas:
+    """Paint face `name`. `saver`: the ink-saving variant (light tints and outlines, no full-colour
+    frames or backs)."""
     c = Canvas(w, h, bleed, dpi)
+    c.saver = saver
     RENDERERS[name](c, **params)
     return c
 
@@ -45,7 +49,13 @@ def colour_name(lang: str, name: str) -> str:
 
 def frame(c: Canvas, colour: tuple[int, int, int], border_mm: float = 3.2, radius_mm: float = 3.0,
           inner: tuple[int, int, int] = PAPER) -> tuple[int, int, int, int]:
-    """Colour to the bleed edge, a light rounded panel inside. Returns the panel box."""
+    """Colour to the bleed edge, a light rounded panel inside. Returns the panel box.
+    Ink saver: white, the panel outlined in the colour."""
+    box = c.inset(border_mm)
+    if c.saver:
+        c.draw.rectangle(c.full, fill=WHITE)
+        art.rounded(c.draw, box, c.u(radius_mm), fill=WHITE, outline=colour, width=max(2, c.u(1.0)))
+        return box
     c.draw.rectangle(c.full, fill=colour)
     light_border(c, colour)
     box = c.inset(border_mm)
@@ -59,6 +69,25 @@ def light_border(c: Canvas, colour: tuple[int, int, int]) -> None:
     r, g, b = colour
     if 0.299 * r + 0.587 * g + 0.114 * b > 200:
         art.rounded(c.draw, c.inset(1.2), c.u(2.5), outline=mix(colour, INK, 0.75), width=max(2, c.u(0.6)))
+
+
+def shape_badge(c: Canvas, name: str | None, cx: int, cy: int, size_mm: float) -> None:
+    """The colour's shape code (art.COLOUR_SHAPES), white with a dark outline: readable at arm's
+    length whatever colours the eye confuses."""
+    if not name:
+        return
+    h = c.u(size_mm) // 2
+    art.colour_shape(c.draw, (cx - h, cy - h, cx + h, cy + h), name, fill=WHITE, outline=INK,
+                     width=max(2, c.u(0.45)))
+
+
+def shape_corners(c: Canvas, name: str | None, box: tuple[int, int, int, int], size_mm: float,
+                  pad_mm: float = 1.6) -> None:
+    """The shape code in the top-right and bottom-left corners of box (the index takes the others)."""
+    x0, y0, x1, y1 = box
+    h = c.u(size_mm) // 2 + c.u(pad_mm)
+    shape_badge(c, name, x1 - h, y0 + h, size_mm)
+    shape_badge(c, name, x0 + h, y1 - h, size_mm)
 
 
 def corner_index(c: Canvas, text: str, fill: object, box: tuple[int, int, int, int], size_mm: float = 5.0,
@@ -78,26 +107,52 @@ def corner_index(c: Canvas, text: str, fill: object, box: tuple[int, int, int, i
         c.img.paste(rot, (x1 - pad - rot.width, y1 - pad - rot.height), rot)
 
 
+# The edge zone of every card back: plain paper white from the bleed edge to this far inside the
+# cut line, the same on every back of every deck. A cut 1 mm off plus a printer that shifts the
+# back side by 2 mm shows only more or less of this white band (the same on every card of the
+# sheet), never a sliver of a neighbour's colour: no face-down card can be told by its edge.
+# (Unprinted bleed near the paper edge is white too.)
+BACK_EDGE_MM = 4.5
+
+
 def back_pattern(c: Canvas, colour: tuple[int, int, int], title: str, subtitle: str,
-                 icon: Callable[..., None] | None) -> None:
-    """A card back: colour field with stripes, a light medallion with an icon, a title."""
-    c.draw.rectangle(c.full, fill=colour)
-    art.stripes(c, mix(colour, INK if sum(colour) > 300 else WHITE, 0.07), step_mm=9, width_mm=4)
-    light_border(c, colour)
-    inner = c.inset(2.5)
-    art.rounded(c.draw, inner, c.u(3), outline=mix(colour, PAPER, 0.7), width=max(2, c.u(0.6)))
-    r = int(min(c.w, c.h) * 0.36)
+                 icon: Callable[..., None] | None, shape: str | None = None) -> None:
+    """A card back: a white edge zone (BACK_EDGE_MM), inside it a colour panel with stripes, a light
+    medallion with an icon, a title."""
+    from PIL import Image, ImageDraw
+
+    c.draw.rectangle(c.full, fill=WHITE)
+    panel = c.inset(BACK_EDGE_MM)
+    field = Canvas(c.w, c.h, c.b, c.dpi, background=mix(colour, WHITE, 0.82) if c.saver else colour)
+    if not c.saver:
+        art.stripes(field, mix(colour, INK if sum(colour) > 300 else WHITE, 0.07), step_mm=9, width_mm=4)
+    mask = Image.new("L", c.img.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle(panel, radius=c.u(2.5), fill=255)
+    c.img.paste(field.img, (0, 0), mask)
+    r_, g_, b_ = colour
+    pale = 0.299 * r_ + 0.587 * g_ + 0.114 * b_ > 200
+    art.rounded(c.draw, panel, c.u(2.5), outline=mix(colour, INK, 0.75 if pale else 0.35),
+                width=max(2, c.u(0.6 if pale or c.saver else 0.35)))
+    inner = c.inset(1.5, panel)
+    art.rounded(c.draw, inner, c.u(2), outline=mix(colour, PAPER, 0.7), width=max(2, c.u(0.5)))
+    if shape:  # the colour's shape code in the two top corners
+        size = 6.0 if c.w >= c.u(55) else 5.0
+        h = c.u(size) // 2 + c.u(1.5)
+        shape_badge(c, shape, inner[0] + h, inner[1] + h, size)
+        shape_badge(c, shape, inner[2] - h, inner[1] + h, size)
+    r = int(min(c.w, c.h) * 0.32)
     cx, cy = c.cx, c.b + int(c.h * 0.42)
     c.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PAPER, outline=mix(colour, INK, 0.4), width=max(2, c.u(0.6)))
     if icon:
         ir = int(r * 0.62)
         icon(c.draw, (cx - ir, cy - ir, cx + ir, cy + ir), colour, INK)
-    ink = text_on(colour)
-    band_top = cy + r + c.u(3)
-    fit_text(c.draw, (inner[0] + c.u(3), band_top, inner[2] - c.u(3), band_top + c.u(9)), title,
+    ink = mix(colour, INK, 0.55) if c.saver else text_on(colour)
+    band_top = cy + r + c.u(2.5)
+    fit_text(c.draw, (inner[0] + c.u(2), band_top, inner[2] - c.u(2), band_top + c.u(8.5)), title,
              kind="serif", max_size=c.u(8), fill=ink)
     if subtitle:
-        fit_text(c.draw, (inner[0] + c.u(3), band_top + c.u(9.5), inner[2] - c.u(3), band_top + c.u(14)),
+        fit_text(c.draw, (inner[0] + c.u(2), band_top + c.u(9), inner[2] - c.u(2),
+                          min(band_top + c.u(13.5), inner[3] - c.u(1.5))),
                  subtitle, kind="bold", max_size=c.u(4.5), fill=ink)
 
 
@@ -122,9 +177,10 @@ def track_cells(c: Canvas, box: tuple[int, int, int, int], lo: int, hi: int, col
 def header(c: Canvas, colour: tuple[int, int, int], left: str, right: str, height_mm: float = 13) -> int:
     """Colour band across the top (into the bleed). Returns its bottom y."""
     bottom = c.b + c.u(height_mm)
-    c.draw.rectangle((0, 0, c.img.width, bottom), fill=colour)
+    band = mix(colour, WHITE, 0.8) if c.saver else colour
+    c.draw.rectangle((0, 0, c.img.width, bottom), fill=band)
     c.draw.line([(0, bottom), (c.img.width, bottom)], fill=mix(colour, INK, 0.45), width=max(2, c.u(0.5)))
-    ink = text_on(colour)
+    ink = mix(colour, INK, 0.5) if c.saver else text_on(colour)
     pad = c.u(4)
     fit_text(c.draw, (c.b + pad, c.b + c.u(2), c.cx - c.u(6), bottom - c.u(1.5)), left, kind="serif",
              max_size=c.u(7.5), fill=ink, align="left")
@@ -133,19 +189,24 @@ def header(c: Canvas, colour: tuple[int, int, int], left: str, right: str, heigh
     return bottom
 
 
-def footer(c: Canvas, colour: tuple[int, int, int], height_mm: float = 5) -> int:
+def footer(c: Canvas, colour: tuple[int, int, int], height_mm: float = 5, shape: str | None = None) -> int:
     top = c.b + c.h - c.u(height_mm)
-    c.draw.rectangle((0, top, c.img.width, c.img.height), fill=colour)
+    c.draw.rectangle((0, top, c.img.width, c.img.height), fill=mix(colour, WHITE, 0.8) if c.saver else colour)
+    if shape:
+        size = height_mm - 1.6
+        for x in (c.b + c.u(4) + c.u(size) // 2, c.cx, c.b + c.w - c.u(4) - c.u(size) // 2):
+            shape_badge(c, shape, x, top + c.u(height_mm) // 2 - c.u(0.3), size)
     return top
 
 
 # ---- LUTETIA -------------------------------------------------------------------------------
 
 @renderer("lutetia.plan")
-def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int, lang: str = "en") -> None:
+def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int, lang: str = "en",
+                 name: str | None = None) -> None:
     col = rgb(colour)
     top = header(c, col, str(number), t(lang, "print.lutetia.plan_range", lo=lo, hi=hi))
-    bottom = footer(c, col)
+    bottom = footer(c, col, 7.5, shape=name)
     strip_h = c.u(6)
     strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
     track_cells(c, strip, lo, hi, col, number)
@@ -165,7 +226,7 @@ def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int, lang: st
 def lutetia_roman(c: Canvas, name: str, colour: str, lo: int, hi: int, lang: str = "en") -> None:
     col = rgb(colour)
     top = header(c, col, "R", t(lang, "print.lutetia.roman_range", lo=lo, hi=hi))
-    bottom = footer(c, col)
+    bottom = footer(c, col, 7.5, shape=name)
     strip_h = c.u(6)
     strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
     track_cells(c, strip, lo, hi, col, None)
@@ -181,7 +242,7 @@ def lutetia_roman(c: Canvas, name: str, colour: str, lo: int, hi: int, lang: str
 @renderer("lutetia.plan_back")
 def lutetia_plan_back(c: Canvas, area: int, name: str, colour: str, lo: int, hi: int, lang: str = "en") -> None:
     back_pattern(c, rgb(colour), t(lang, "print.lutetia.plan"), f"{lo}–{hi} · {colour_name(lang, name)}",
-                 art.icon_temple)
+                 art.icon_temple, shape=name)
 
 
 VOTE_TEXT = {  # catalog keys: title, rule
@@ -195,6 +256,7 @@ def lutetia_vote(c: Canvas, value: str, name: str, colour: str, lang: str = "en"
     col = rgb(colour)
     panel = frame(c, col)
     corner_index(c, value, col if sum(col) < 600 else INK, panel, size_mm=6.5)
+    shape_corners(c, name, panel, 6.5)
     px0, py0, px1, py1 = panel
     big = (px0 + c.u(6), py0 + c.u(13), px1 - c.u(6), py0 + c.u(46))
     ink = col if sum(col) < 600 else mix(col, INK, 0.3)
@@ -221,7 +283,7 @@ def lutetia_vote(c: Canvas, value: str, name: str, colour: str, lang: str = "en"
 
 @renderer("lutetia.vote_back")
 def lutetia_vote_back(c: Canvas, name: str, colour: str, lang: str = "en") -> None:
-    back_pattern(c, rgb(colour), t(lang, "print.lutetia.vote"), colour_name(lang, name), art.icon_ballot)
+    back_pattern(c, rgb(colour), t(lang, "print.lutetia.vote"), colour_name(lang, name), art.icon_ballot, shape=name)
 
 
 MOD_COLOUR = rgb("#7a5230")
@@ -260,6 +322,7 @@ def lutece_action(c: Canvas, label: str, kind: str, name: str, colour: str, lang
     px0, py0, px1, py1 = panel
     ink = col if sum(col) < 600 else mix(col, INK, 0.3)
     corner_index(c, label, ink, panel, size_mm=5)
+    shape_corners(c, name, panel, 5.0, pad_mm=1.2)
     icon_box = (px0 + c.u(9), py0 + c.u(7), px1 - c.u(9), py0 + c.u(25))
     if kind == "character":
         art.icon_person(c.draw, icon_box, mix(col, PAPER, 0.55), INK)
@@ -280,7 +343,7 @@ def lutece_action(c: Canvas, label: str, kind: str, name: str, colour: str, lang
 @renderer("lutece.action_back")
 def lutece_action_back(c: Canvas, name: str, colour: str, lang: str = "en") -> None:
     back_pattern(c, rgb(colour), t(lang, "print.lutece.action"), colour_name(lang, name),
-                 lambda d, box, fill, line: art.icon_coin(d, box, fill, line))
+                 lambda d, box, fill, line: art.icon_coin(d, box, fill, line), shape=name)
 
 
 # ---- Quo Vadis -----------------------------------------------------------------------------
@@ -315,6 +378,33 @@ def quovadis_laurel_back(c: Canvas) -> None:
                    width=max(1, c.u(0.3)))
     art.laurel(c.draw, c.cx, c.cy, r * 0.72, leaf, leaves=7, gap_deg=80)
     art.laurel(c.draw, c.cx, c.cy, r * 0.36, mix(col, WHITE, 0.35), leaves=4, gap_deg=90)
+
+
+# ---- markers (round tokens for the board) -----------------------------------------------
+
+@renderer("marker.token")
+def marker_token(c: Canvas, label: str, caption: str, colour: str, name: str | None = None,
+                 lang: str = "en") -> None:
+    """A round marker: the colour to the bleed, a light disc, a big label, its caption and – for a
+    player's piece – the colour's shape code. `caption` is a catalog key ("" for none)."""
+    col = rgb(colour)
+    c.draw.rectangle(c.full, fill=mix(col, WHITE, 0.75) if c.saver else col)
+    r = c.w / 2
+    cx, cy = c.cx, c.cy
+    inner = r * 0.8
+    c.draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), fill=PAPER, outline=mix(col, INK, 0.4),
+                   width=max(2, c.u(0.4)))
+    top = cy - inner * 0.75
+    if name:
+        shape_badge(c, name, int(cx), int(cy - inner * 0.5), min(6.0, c.w / c.u(1) * 0.28))
+        top = cy - inner * 0.2
+    text = t(lang, caption) if caption else ""
+    glyph_bottom = cy + inner * (0.35 if text else 0.6)
+    big_glyph(c.draw, (int(cx - inner * 0.6), int(top), int(cx + inner * 0.6), int(glyph_bottom)), label,
+              kind="serif", fill=mix(col, INK, 0.3), stroke=max(2, c.u(0.35)), stroke_fill=INK)
+    if text:
+        fit_text(c.draw, (int(cx - inner * 0.7), int(glyph_bottom + c.u(0.5)), int(cx + inner * 0.7),
+                          int(cy + inner * 0.7)), text, kind="bold", max_size=c.u(2.6), fill=INK)
 
 
 # ---- join card -----------------------------------------------------------------------------

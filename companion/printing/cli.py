@@ -15,7 +15,10 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -43,9 +46,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--copies", type=int, default=1, help="print every card this many times")
     p.add_argument("--mod-deck", help="LUTETIA modification cards per value 1,2,3 (default 12,12,12)")
     p.add_argument("--areas", help="LUTETIA area colours, e.g. green-yellow-blue-red-purple (the game's option)")
-    p.add_argument("--quality", type=int, default=85, help="JPEG quality (default 85)")
+    p.add_argument("--format", dest="image_format", default="indexed", choices=["indexed", "jpeg"],
+                   help="page images: indexed colour (crisp, small; default) or jpeg (--quality)")
+    p.add_argument("--quality", type=int, default=85, help="JPEG quality with --format jpeg (default 85)")
     p.add_argument("--optimize", action="store_true", help="smaller JPEG pages (about 15 %%), a bit slower")
     p.add_argument("--no-crop-marks", action="store_true")
+    p.add_argument("--ink-saver", action="store_true",
+                   help="light tints and outlines instead of full-colour frames and backs (far less ink)")
     p.add_argument("--workers", type=int, help="render processes (default: CPU count, max 4)")
     p.add_argument("-o", "--output", help="output PDF (default: GAME[-DECK]-PAPER.pdf)")
     p.add_argument("--all", action="store_true", help="regenerate printables/ and docs/print-*.png")
@@ -84,10 +91,74 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:  # --help or a usage error: return its code, the caller decides
         return int(e.code or 0) if not isinstance(e.code, str) else 2
     try:
+        _check_args(a)
         return _run(a, p)
     except (ValueError, TypeError) as e:
         print(f"companion print: {e}", file=sys.stderr)
         return 2
+    except OutputError as e:
+        print(f"companion print: {e}", file=sys.stderr)
+        return 1
+
+
+class OutputError(Exception):
+    """The PDF cannot be written where asked (said before rendering when it can be known)."""
+
+
+def _check_args(a: argparse.Namespace) -> None:
+    """Refuse values that make no sense, before any rendering (ValueError -> exit 2)."""
+    if not 1 <= a.quality <= 100:
+        raise ValueError(f"--quality must be 1..100 (JPEG quality), not {a.quality}")
+    if a.copies < 1:
+        raise ValueError(f"--copies must be 1 or more, not {a.copies}")
+    if a.workers is not None and a.workers < 1:
+        raise ValueError(f"--workers must be 1 or more, not {a.workers}")
+    if not 50 <= a.dpi <= 1200:
+        raise ValueError(f"--dpi must be 50..1200, not {a.dpi}")
+    if a.join is not None and (not a.join[0].strip() or not a.join[1].strip()):
+        raise ValueError("--join needs a table CODE and a URL, both non-empty")
+    if a.offset is not None:
+        from companion.printing.layout import parse_offset
+        parse_offset(a.offset)
+
+
+def check_output(out: str) -> Path:
+    """The output file's path, checked before rendering: not a directory, its folder exists and is
+    writable. Raises OutputError with a one-line reason."""
+    path = Path(out).expanduser()
+    if str(out).endswith(("/", os.sep)) or path.is_dir():
+        raise OutputError(f"{out} is a directory; give a file name, e.g. -o {path / 'cards.pdf'}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise OutputError(f"the folder {parent} does not exist (create it first, or choose another -o)")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write into {parent} (permission denied)")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise OutputError(f"cannot overwrite {path} (permission denied)")
+    return path
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write to a temporary file beside `path`, flush it to disk, then rename: `path` is either the
+    old file or the whole new one, never a truncated PDF. Raises OutputError on a write error."""
+    tmp: str | None = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as e:
+        reason = "the disk is full" if e.errno in (errno.ENOSPC, errno.EDQUOT) else (e.strerror or str(e))
+        raise OutputError(f"could not write {path}: {reason}; nothing was written") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
@@ -114,26 +185,30 @@ def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         return 0
     t = time.perf_counter()
     if a.registration:
-        pdf = api.registration_pdf(a.paper, a.backs if a.backs.startswith("duplex") else "duplex-long", a.offset,
-                                   a.dpi, a.quality, a.optimize, lang=a.lang)
-        out = a.output or f"registration-{a.paper}{_suffix(a.lang)}.pdf"
+        out = check_output(a.output or f"registration-{a.paper}{_suffix(a.lang)}.pdf")
+        if not a.backs.startswith("duplex"):
+            raise ValueError("--registration measures duplex printing: use --backs duplex-long or duplex-short")
+        pdf = api.registration_pdf(a.paper, a.backs, a.offset, a.dpi, a.quality, a.optimize, lang=a.lang,
+                                   orientation=a.orientation, image_format=a.image_format)
     elif a.join:
+        out = check_output(a.output or f"join-{a.join[0]}-{a.paper}{_suffix(a.lang)}.pdf")
         pdf = api.join_card_pdf(a.join[0], a.join[1], a.paper, a.dpi, lang=a.lang)
-        out = a.output or f"join-{a.join[0]}-{a.paper}{_suffix(a.lang)}.pdf"
     elif a.game:
         game = D.game_id(a.game)
+        out = check_output(a.output or f"{game}{'-' + a.deck if a.deck else ''}-{a.paper}{_suffix(a.lang)}.pdf")
+        api.select_items(game, a.deck, a.mod_deck, a.areas, a.lang)  # a wrong deck: said before rendering
         pdf = api.render_pdf(
             game, a.deck, paper=a.paper, orientation=a.orientation, card=a.card, bleed=a.bleed, margin=a.margin,
             gap=a.gap, dpi=a.dpi, backs=a.backs, offset=a.offset, copies=a.copies, mod_deck=a.mod_deck, areas=a.areas,
             quality=a.quality, optimize=a.optimize, crop_marks=not a.no_crop_marks, workers=a.workers,
-            progress=_progress(f"{game}{'/' + a.deck if a.deck else ''}"), lang=a.lang,
+            progress=_progress(f"{game}{'/' + a.deck if a.deck else ''}"), lang=a.lang, ink_saver=a.ink_saver,
+            image_format=a.image_format,
         )
-        out = a.output or f"{game}{'-' + a.deck if a.deck else ''}-{a.paper}{_suffix(a.lang)}.pdf"
     else:
         p.print_usage(sys.stderr)
         print("companion print: name a GAME, or use --all, --registration, --join or --list", file=sys.stderr)
         return 2
-    Path(out).write_bytes(pdf)
+    write_atomic(out, pdf)
     print(f"wrote {out} ({len(pdf) / 1e6:.1f} MB) in {time.perf_counter() - t:.1f} s", file=sys.stderr)
     return 0
 

@@ -172,7 +172,7 @@ def lutetia_plans(areas: str | None = None, lang: str = "en") -> Deck:
         back = face("lutetia.plan_back", area=a, name=name, colour=colour, lo=lo, hi=hi, lang=lang)
         for n in range(lo, hi + 1):
             cards.append(CardSpec("plan", f"plan {n}", face("lutetia.plan", number=n, colour=colour, lo=lo, hi=hi,
-                                                            lang=lang), back))
+                                                            name=name, lang=lang), back))
         cards.append(CardSpec("roman", f"roman {name}", face("lutetia.roman", name=name, colour=colour, lo=lo, hi=hi,
                                                               lang=lang), back, copies=2))
     return Deck("lutetia", "plans", t(lang, "print.deck.lutetia.plans"), tuple(cards), lang=lang)
@@ -205,6 +205,17 @@ def lutetia_track(areas: str | None = None, space: str = "32mm", lang: str = "en
     lang = check_lang(lang)
     return Board("lutetia", "track", t(lang, "print.deck.lutetia.track"),
                  (("areas", tuple(lutetia_areas(areas))), ("space", space), ("lang", lang)), lang=lang)
+
+
+def lutetia_markers(lang: str = "en") -> Deck:
+    """The two track markers the rules name (Miraculix: the approved position; Asterix: the
+    proposal), as round tokens, the same on both sides."""
+    lang = check_lang(lang)
+    pos = face("marker.token", label="P", caption="print.marker.position", colour="#8a8f98", lang=lang)
+    prop = face("marker.token", label="+", caption="print.marker.proposal", colour="#e08a1e", lang=lang)
+    cards = (CardSpec("marker", "position", pos, pos), CardSpec("marker", "proposal", prop, prop))
+    return Deck("lutetia", "markers", t(lang, "print.deck.lutetia.markers"), cards, card="26mm", shape="circle",
+                gap="4mm", bleed="1.5mm", lang=lang)
 
 
 # ---- Lutece --------------------------------------------------------------------------------
@@ -241,6 +252,23 @@ def quovadis_laurels(diameter: str = "24mm", lang: str = "en") -> Deck:
                 shape="circle", gap="4mm", bleed="1.5mm", lang=lang)
 
 
+QUOVADIS_SENATORS = 8  # per player (seed: "die acht Senatoren seiner Farbe"); 3–5 players
+
+
+def quovadis_pieces(lang: str = "en") -> Deck:
+    """8 senators in each of 5 player colours (with the colour's shape code) and the Caesar token,
+    round, the same on both sides: for a group without the figures."""
+    lang = check_lang(lang)
+    cards = []
+    for name, colour in PLAYER_COLOURS[:5]:
+        f = face("marker.token", label="S", caption="", colour=colour, name=name, lang=lang)
+        cards.append(CardSpec("senator", f"senator {name}", f, f, copies=QUOVADIS_SENATORS))
+    caesar = face("marker.token", label="C", caption="print.quovadis.caesar", colour=LAUREL_COLOURS[0], lang=lang)
+    cards.append(CardSpec("caesar", "caesar", caesar, caesar))
+    return Deck("quovadis", "pieces", t(lang, "print.deck.quovadis.pieces"), tuple(cards), card="20mm",
+                shape="circle", gap="4mm", bleed="1.5mm", lang=lang)
+
+
 # ---- registry ------------------------------------------------------------------------------
 GAMES = ("lutetia", "lutece", "quovadis")
 _ALIASES = {"quo-vadis": "quovadis", "quo_vadis": "quovadis", "quo vadis": "quovadis"}
@@ -260,10 +288,10 @@ def game_items(game: str, mod_deck: Any = None, areas: str | None = None, lang: 
     g = game_id(game)
     if g == "lutetia":
         return [lutetia_plans(areas, lang), lutetia_votes(lang), lutetia_mods(mod_deck, lang),
-                lutetia_track(areas, lang=lang)]
+                lutetia_track(areas, lang=lang), lutetia_markers(lang)]
     if g == "lutece":
         return [lutece_actions(lang)]
-    return [quovadis_laurels(lang=lang)]
+    return [quovadis_laurels(lang=lang), quovadis_pieces(lang)]
 
 
 def deck_names(game: str) -> list[str]:

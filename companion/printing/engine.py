@@ -22,13 +22,15 @@ from companion.printing.decks import Board, Deck, Face
 from companion.printing.fonts import fit_text, font
 from companion.printing.layout import (
     CROP_MARK_WIDTH_MM,
+    SAFE_MM,
     DeckLayout,
     LayoutOptions,
+    Page,
     layout_cards,
     mirror_slot,
     paper_size,
 )
-from companion.printing.pdf import PdfImage
+from companion.printing.pdf import PdfImage, indexed_image
 from companion.printing.units import mm_to_px
 
 JPEG_QUALITY = 85
@@ -57,13 +59,16 @@ class PageJob:
     fold_line: tuple[int, int, int, int] | None = None
     extra: tuple[tuple[str, Any], ...] = field(default=())
     label: str = ""
+    clip: tuple[int, int, int, int] | None = None
+    label_box: tuple[int, int, int, int] | None = None  # where the label goes (default: bottom right)
+    ink_saver: bool = False  # light tints and outlines instead of full-colour frames and backs
 
 
 # ---- painting ------------------------------------------------------------------------------
 
 @lru_cache(maxsize=48)
-def _face_image(face: Face, w: int, h: int, bleed: int, dpi: int) -> Image.Image:
-    return render_face(face.renderer, face.kw, w, h, bleed, dpi).img
+def _face_image(face: Face, w: int, h: int, bleed: int, dpi: int, saver: bool = False) -> Image.Image:
+    return render_face(face.renderer, face.kw, w, h, bleed, dpi, saver).img
 
 
 @lru_cache(maxsize=8)
@@ -83,11 +88,14 @@ def paint(job: PageJob) -> Image.Image:
         boards.paint_tile(page, img, extra["tile"], job.dpi, extra["title"], extra.get("lang", "en"))
     elif job.kind == "registration":
         _paint_registration(page, job)
+    elif job.kind == "guide":
+        _paint_guide(page, job)
     if job.label:
         d = ImageDraw.Draw(page)
         u = lambda mm: mm_to_px(mm, job.dpi)  # noqa: E731
-        fit_text(d, (u(4), page.height - u(3.6), page.width - u(4), page.height - u(1.2)), job.label,
-                 kind="sans", max_size=u(2.2), fill=mix(WHITE, INK, 0.6), align="right")
+        box = job.label_box or (u(SAFE_MM), page.height - u(SAFE_MM + 2.2), page.width - u(SAFE_MM),
+                                page.height - u(SAFE_MM))
+        fit_text(d, box, job.label, kind="sans", max_size=u(2.2), fill=mix(WHITE, INK, 0.6), align="right")
     return page
 
 
@@ -114,11 +122,15 @@ def _bleed_extents(p: Placed, others: tuple[Placed, ...]) -> tuple[int, int, int
 def _paint_cards(page: Image.Image, job: PageJob) -> None:
     d = ImageDraw.Draw(page)
     for p in job.placed:
-        img = _face_image(p.face, p.w, p.h, p.bleed, job.dpi)
+        img = _face_image(p.face, p.w, p.h, p.bleed, job.dpi, job.ink_saver)
         if job.shape == "circle":
             page.paste(img, (p.x - p.bleed, p.y - p.bleed), _circle_mask(p.w, p.h, p.bleed))
             continue
         el, et, er, eb = _bleed_extents(p, job.placed)
+        if job.clip is not None:
+            cx0, cy0, cx1, cy1 = job.clip
+            el, et = max(0, min(el, p.x - cx0)), max(0, min(et, p.y - cy0))
+            er, eb = max(0, min(er, cx1 - p.x - p.w)), max(0, min(eb, cy1 - p.y - p.h))
         b = p.bleed
         if (el, et, er, eb) == (b, b, b, b):
             page.paste(img, (p.x - b, p.y - b))
@@ -146,9 +158,21 @@ def _paint_cards(page: Image.Image, job: PageJob) -> None:
                 d.line([(x, y0), (min(x1, x + dash), y0)], fill=grey, width=lw)
 
 
-def encode(job: PageJob, quality: int = JPEG_QUALITY, optimize: bool = False) -> PdfImage:
-    """Paint and JPEG-encode one page (`optimize`: smaller Huffman tables, ~15 % smaller, slower)."""
+PALETTE_COLOURS = 96  # indexed pages: enough for flat card art and its anti-aliased edges
+IMAGE_FORMATS = ("indexed", "jpeg")
+
+
+def encode(job: PageJob, quality: int = JPEG_QUALITY, optimize: bool = False, image_format: str = "indexed"
+           ) -> PdfImage:
+    """Paint and encode one page: "indexed" (a palette of PALETTE_COLOURS, Flate; crisp, small) or
+    "jpeg" (`quality`; `optimize`: smaller Huffman tables, ~15 % smaller, slower)."""
     img = paint(job) if job.kind != "blank" else Image.new("RGB", (16, 16), WHITE)
+    if image_format == "indexed":
+        q = img.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
+        pal = bytes(q.getpalette() or [])[: 3 * (int(q.getextrema()[1]) + 1)]
+        return indexed_image(q.tobytes(), pal, img.width, img.height)
+    if image_format != "jpeg":
+        raise ValueError(f"image format must be one of {', '.join(IMAGE_FORMATS)}")
     buf = io.BytesIO()
     img.save(buf, "JPEG", quality=quality, subsampling=2, dpi=(job.dpi, job.dpi), optimize=optimize)
     return PdfImage(buf.getvalue(), img.width, img.height)
@@ -168,8 +192,8 @@ def deck_options(deck: Deck, opts: LayoutOptions, given: frozenset[str] = frozen
     return o
 
 
-def deck_jobs(deck: Deck, opts: LayoutOptions, copies: int = 1, given: frozenset[str] = frozenset()
-              ) -> tuple[DeckLayout, list[PageJob]]:
+def deck_jobs(deck: Deck, opts: LayoutOptions, copies: int = 1, given: frozenset[str] = frozenset(),
+              ink_saver: bool = False) -> tuple[DeckLayout, list[PageJob]]:
     """Page jobs for a deck. `given`: layout options the caller set (the rest: the deck's defaults)."""
     seq = [c for c in deck.sequence() for _ in range(max(1, copies))]
     layout = layout_cards(len(seq), deck_options(deck, opts, given))
@@ -186,9 +210,33 @@ def deck_jobs(deck: Deck, opts: LayoutOptions, copies: int = 1, given: frozenset
         side = i18n.t(deck.lang, {"front": "print.side.fronts", "back": "print.side.backs", "fold": "print.side.fold"}[page.kind])
         label = i18n.t(deck.lang, "print.sheet", title=deck.title, sheet=page.sheet + 1, sheets=n_sheets, side=side,
                        paper=layout.options.paper.upper())
+        if page.kind == "back":
+            label = ""  # nothing printed near a back's edge (a shifted back would show it)
         jobs.append(PageJob("cards", layout.page_px, layout.paper_mm, layout.options.dpi, tuple(placed),
-                            layout.options.shape, tuple(page.marks), page.fold_line, label=label))
+                            layout.options.shape, tuple(page.marks), page.fold_line, label=label, clip=page.clip,
+                            label_box=_label_box(page, layout), ink_saver=ink_saver))
     return layout, jobs
+
+
+def _label_box(page: Page, layout: DeckLayout) -> tuple[int, int, int, int]:
+    """The sheet label: bottom right, inside the safe zone, between two cut lines (no crop mark
+    through it) and below the cards' art."""
+    W, H = layout.page_px
+    dpi = layout.options.dpi
+    u = lambda mm: mm_to_px(mm, dpi)  # noqa: E731
+    safe, tall = u(SAFE_MM), u(2.2)
+    y1 = H - safe
+    art_bottom = max((page.art_box(s)[3] for s in page.slots), default=0)
+    y0 = max(y1 - tall, art_bottom + u(0.3))
+    if y1 - y0 < u(1.2):  # no room under the cards: above them
+        art_top = min((page.art_box(s)[1] for s in page.slots), default=H)
+        y0, y1 = safe, min(safe + tall, art_top - u(0.3))
+    xs = sorted({v for s in page.slots for v in (s.x, s.x + s.w)})
+    if len(xs) >= 2 and layout.options.shape == "rect" and layout.options.crop_marks:
+        x0, x1 = xs[-2] + u(1), xs[-1] - u(1)  # between the last two cut lines
+    else:
+        x0, x1 = safe, W - safe
+    return x0, y0, min(x1, W - safe), y1
 
 
 def board_jobs(b: Board, opts: LayoutOptions) -> list[PageJob]:
@@ -274,3 +322,140 @@ def _paint_registration(page: Image.Image, job: PageJob) -> None:
         d.line([(bx, by - u(10)), (bx, by + u(10))], fill=INK, width=lw)
     text = i18n.t(lang, "print.reg.back", x=f"{e['offset'][0]:g}", y=f"{e['offset'][1]:g}")
     fit_text(d, (u(55), u(20), W - u(55), u(60)), text, kind="sans", max_size=u(3.6), fill=INK)
+
+
+# ---- the first sheet: how to print ---------------------------------------------------------
+
+GUIDE_LINE_A_MM = 45.0  # line A: this far above the bottom edge, across the sheet
+GUIDE_RULER_MM = 6  # rulers read ±this many mm
+
+
+def guide_jobs(game_title: str, items: list[tuple[str, int, int, int, int]], opts: LayoutOptions,
+               lang: str = "en", chips: str | None = None, board: bool = False) -> list[PageJob]:
+    """The first sheet of a game's PDF: what to print and how, the checklist, the cutting order and
+    a duplex test that works on opaque card (cut, turn over, read the ruler at the cut edge).
+
+    items: (kind "cards"|"board", count or pieces, title, first page, last page) – pages counted
+    with this sheet. Duplex: a front and a back page (the rulers); otherwise one page."""
+    o = opts.normalised()
+    pw, ph = paper_size(o.paper, "portrait")
+    px = (mm_to_px(pw, o.dpi), mm_to_px(ph, o.dpi))
+    duplex = o.backs in ("duplex-long", "duplex-short")
+    common = dict(page_px=px, paper_mm=(pw, ph), dpi=o.dpi)
+    extra = (("title", game_title), ("items", tuple(items)), ("backs", o.backs), ("offset", o.offset),
+             ("paper", o.paper), ("lang", lang), ("chips", chips), ("board", board))
+    label = i18n.t(lang, "print.guide.label", game=game_title)
+    jobs = [PageJob("guide", extra=(("side", "front"), *extra), label=label, **common)]  # type: ignore[arg-type]
+    if duplex:
+        jobs.append(PageJob("guide", extra=(("side", "back"), *extra), label=label, **common))  # type: ignore[arg-type]
+    return jobs
+
+
+def _guide_points(W: int, H: int, dpi: int) -> tuple[int, int, list[int], int]:
+    """Line A's y, line B's x, the x of A's rulers, the y of B's ruler (front-page pixels)."""
+    u = lambda mm: mm_to_px(mm, dpi)  # noqa: E731
+    ya = H - u(GUIDE_LINE_A_MM)
+    return ya, W // 2, [u(40), W - u(40)], H - u(22)
+
+
+def _paint_guide(page: Image.Image, job: PageJob) -> None:
+    from companion.printing.layout import Slot
+
+    e = dict(job.extra)
+    lang = e["lang"]
+    d = ImageDraw.Draw(page)
+    dpi = job.dpi
+    u = lambda mm: mm_to_px(mm, dpi)  # noqa: E731
+    W, H = job.page_px
+    lw = max(1, u(0.25))
+    ya, xb, ruler_xs, yb = _guide_points(W, H, dpi)
+    duplex = e["backs"] in ("duplex-long", "duplex-short")
+    grey = mix(WHITE, INK, 0.55)
+    if e["side"] == "back":
+        off = (u(e["offset"][0]), u(e["offset"][1]))
+
+        def back(x: int, y: int) -> tuple[int, int]:
+            s = mirror_slot(Slot(0, "front", x, y, 0, 0, 0), e["backs"], "portrait", job.page_px, off)
+            return s.x, s.y
+
+        n = GUIDE_RULER_MM
+        f = font("bold", u(1.7))
+        for rx in ruler_xs:  # vertical rulers across line A: values grow downwards (Y)
+            bx, by = back(rx, ya)
+            d.line([(bx, by - u(n + 0.5)), (bx, by + u(n + 0.5))], fill=INK, width=lw)
+            for k in range(-2 * n, 2 * n + 1):
+                y = by + mm_to_px(k / 2, dpi)
+                t = u(4 if k % 2 == 0 else 2)
+                d.line([(bx - t, y), (bx + t, y)], fill=INK, width=lw)
+                if k % 2 == 0:
+                    v = k // 2
+                    x_text = bx - u(5) if v % 2 == 0 else bx + u(5)
+                    d.text((x_text, y), f"{v:+d}" if v else "0", font=f, fill=INK,
+                           anchor="rm" if v % 2 == 0 else "lm")
+            d.text((bx, by - u(n + 1.5)), "A · Y", font=font("bold", u(2.6)), fill=INK, anchor="mb")
+        bx, by = back(xb, yb)  # horizontal ruler across line B: values grow to the right (X)
+        d.line([(bx - u(n + 0.5), by), (bx + u(n + 0.5), by)], fill=INK, width=lw)
+        for k in range(-2 * n, 2 * n + 1):
+            x = bx + mm_to_px(k / 2, dpi)
+            t = u(4 if k % 2 == 0 else 2)
+            d.line([(x, by - t), (x, by + t)], fill=INK, width=lw)
+            if k % 4 == 0:  # a label every 2 mm, alternating above and below
+                v = k // 2
+                above = v % 4 == 0
+                d.text((x, by - u(4.5) if above else by + u(4.5)), f"{v:+d}" if v else "0", font=f, fill=INK,
+                       anchor="mb" if above else "mt")
+        d.text((bx - u(n + 1.5), by), "B · X", font=font("bold", u(2.6)), fill=INK, anchor="rm")
+        fit_text(d, (u(20), u(20), W - u(20), u(60)),
+                 i18n.t(lang, "print.guide.back", x=f"{e['offset'][0]:g}", y=f"{e['offset'][1]:g}"),
+                 kind="sans", max_size=u(4), fill=INK)
+        return
+    m = u(14)
+    fit_text(d, (m, u(10), W - m, u(22)), i18n.t(lang, "print.guide.title", game=e["title"]), kind="serif",
+             max_size=u(9), fill=INK, align="left")
+    total = max((it[4] for it in e["items"]), default=2)
+    edge = i18n.t(lang, "print.guide.edge_long" if e["backs"] != "duplex-short" else "print.guide.edge_short")
+    paper = e["paper"].upper() if e["paper"] == "a4" else "Letter"
+    body = (i18n.t(lang, "print.guide.print_duplex", pages=total, paper=paper, edge=edge) if duplex
+            else i18n.t(lang, "print.guide.print_single", pages=total, paper=paper))
+    if e["backs"] == "fold":
+        body += " " + i18n.t(lang, "print.guide.fold")
+    y = u(26)
+
+    def section(head: str, text: str, height_mm: float) -> None:
+        nonlocal y
+        fit_text(d, (m, y, W - m, y + u(6)), head, kind="bold", max_size=u(5), fill=INK, align="left")
+        fit_text(d, (m, y + u(7), W - m, y + u(height_mm)), text, kind="sans", max_size=u(3.6), fill=INK,
+                 align="left", valign="top")
+        y += u(height_mm + 3)
+
+    section(i18n.t(lang, "print.guide.print_head"), body, 28)
+    fit_text(d, (m, y, W - m, y + u(6)), i18n.t(lang, "print.guide.check_head"), kind="bold", max_size=u(5),
+             fill=INK, align="left")
+    y += u(8)
+    for kind, count, title, first, last in e["items"]:
+        box = u(4)
+        d.rectangle((m, y, m + box, y + box), outline=INK, width=max(1, u(0.35)))
+        key = "print.guide.item_board" if kind == "board" else "print.guide.item"
+        text = i18n.t(lang, key, count=count, pieces=count, title=title, first=first, last=last)
+        fit_text(d, (m + box + u(3), y - u(0.5), W - m, y + box + u(0.5)), text, kind="sans", max_size=u(3.8),
+                 fill=INK, align="left")
+        y += u(7)
+    y += u(3)
+    cut = i18n.t(lang, "print.guide.cut_cards")
+    if e["board"]:
+        cut += "\n" + i18n.t(lang, "print.guide.cut_board")
+    if e["chips"]:
+        cut = i18n.t(lang, "print.guide.cut_chips", size=e["chips"])
+    section(i18n.t(lang, "print.guide.cut_head"), cut, 36 if e["board"] else 26)
+    if not duplex:
+        return
+    section(i18n.t(lang, "print.guide.test_head"), i18n.t(lang, "print.guide.test_body"),
+            max(12.0, (ya - y) * 25.4 / dpi - 10))
+    # the cut lines of the test: A across the sheet, B from A down to the safe zone
+    safe = u(SAFE_MM + 1)
+    d.rectangle((safe, ya - lw // 2, W - safe, ya - lw // 2 + lw - 1), fill=INK)
+    d.rectangle((xb - lw // 2, ya, xb - lw // 2 + lw - 1, H - safe), fill=INK)
+    fit_text(d, (safe, ya - u(5), xb - u(5), ya - u(1)), i18n.t(lang, "print.guide.line_a"), kind="bold",
+             max_size=u(3.2), fill=grey, align="left")
+    fit_text(d, (xb + u(2), ya + u(2), xb + u(40), ya + u(6)), i18n.t(lang, "print.guide.line_b"), kind="bold",
+             max_size=u(3.2), fill=grey, align="left")

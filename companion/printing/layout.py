@@ -29,6 +29,8 @@ CARD_PRESETS: dict[str, tuple[float, float]] = {
     "poker": (63.0, 88.0),
     "bridge": (57.0, 89.0),
     "mini": (44.0, 63.0),
+    "mini-euro": (44.0, 68.0),  # the sleeve sizes: mini-euro sleeves 45x68, mini-US 41x63
+    "mini-us": (41.0, 63.0),
     "euro": (59.0, 92.0),
     "square": (70.0, 70.0),
 }
@@ -38,6 +40,8 @@ SHAPES = ("rect", "circle")
 CROP_MARK_LEN_MM = 6.0
 CROP_MARK_GAP_MM = 0.8  # distance between the bleed edge and the start of a mark
 CROP_MARK_WIDTH_MM = 0.2
+SAFE_MM = 5.0  # everything that must print (marks, labels, cards) stays this far inside the paper edge
+CROP_MARK_MIN_MM = 1.8  # a mark shorter than this is not drawn; the outer bleed shrinks to make room
 FOLD_CLEAR_MM = 1.0  # nothing is printed this close to the fold line
 
 
@@ -57,11 +61,16 @@ def card_size(card: str | tuple[float, float]) -> tuple[float, float]:
 def parse_offset(value: str | tuple[float, float] | None) -> tuple[float, float]:
     if value is None or value == "":
         return 0.0, 0.0
-    if isinstance(value, tuple | list):
-        x, y = value
-    else:
-        x, y = str(value).split(",")
-    return parse_length(x), parse_length(y)
+    parts = list(value) if isinstance(value, tuple | list) else str(value).split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        x, y = parse_length(parts[0]), parse_length(parts[1])
+    except (ValueError, TypeError):
+        raise ValueError(f"offset must be X,Y in mm, e.g. 1.5,-0.5 (not {str(value)[:30]!r})") from None
+    if not (-20 <= x <= 20 and -20 <= y <= 20):
+        raise ValueError("offset must be within ±20 mm (see --registration)")
+    return x, y
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,7 @@ class LayoutOptions:
     """Every knob of the layout, with Squib-like defaults. Lengths accept strings ("3mm")."""
 
     paper: str = "a4"
-    orientation: str | None = None  # None = whichever fits more cards (portrait on a tie)
+    orientation: str | None = None  # None = whichever needs fewer sheets (portrait on a tie)
     card: Any = "poker"
     bleed: Any = "3mm"
     margin: Any = "4mm"  # minimum distance from the paper edge to any printed bleed
@@ -135,6 +144,15 @@ class Page:
     marks: list[tuple[int, int, int, int]] = field(default_factory=list)  # crop-mark lines
     fold_line: tuple[int, int, int, int] | None = None
     sheet: int = 0
+    clip: tuple[int, int, int, int] | None = None  # no card art beyond this box (the outer bleed, trimmed)
+
+    def art_box(self, s: Slot) -> tuple[int, int, int, int]:
+        """Where slot `s`'s art may be painted: its bleed box, within the page's clip."""
+        x0, y0, x1, y1 = s.bleed_box
+        if self.clip is None:
+            return x0, y0, x1, y1
+        cx0, cy0, cx1, cy1 = self.clip
+        return max(x0, cx0), max(y0, cy0), min(x1, cx1), min(y1, cy1)
 
 
 @dataclass
@@ -183,6 +201,8 @@ def _grid(o: LayoutOptions, orientation: str) -> tuple[int, int, tuple[int, int,
     pw, ph = paper_size(o.paper, orientation)
     W, H = mm_to_px(pw, dpi), mm_to_px(ph, dpi)
     m = mm_to_px(o.margin, dpi)
+    if o.shape == "circle":  # a token's cut circle must print: keep it out of the safe zone
+        m = max(m, mm_to_px(SAFE_MM + 0.5, dpi))
     region = (m, m, W - m, H - m)
     if o.backs == "fold":
         clear = mm_to_px(FOLD_CLEAR_MM, dpi)
@@ -215,7 +235,12 @@ def layout_cards(n_cards: int, options: LayoutOptions | None = None) -> DeckLayo
     """Lay out `n_cards` cards (deck sequence, copies already expanded)."""
     o = (options or LayoutOptions()).normalised()
     orients = [o.orientation] if o.orientation else ["portrait", "landscape"]
-    best = max(orients, key=lambda r: (_grid(o, r)[0] * _grid(o, r)[1], r == "portrait"))
+    def sheets(r: str) -> float:
+        per = _grid(o, r)[0] * _grid(o, r)[1]
+        return -(-max(1, n_cards) // per) if per else float("inf")
+    # fewest sheets; on a tie portrait, whose long-edge flip (left-right) is the printers' default
+    # and least ambiguous (Lutèce: 4 sheets either way, so portrait)
+    best = min(orients, key=lambda r: (sheets(r), r != "portrait"))
     cols, rows, region = _grid(o, best)
     if cols * rows == 0:
         raise ValueError("the card does not fit on the paper with these margins and bleed")
@@ -244,10 +269,32 @@ def layout_cards(n_cards: int, options: LayoutOptions | None = None) -> DeckLayo
             backs = [mirror_slot(s, o.backs, best, page_px, offset_px) for s in fronts]
             pages.append(Page("front", fronts, sheet=sheet))
             pages.append(Page("back", backs, sheet=sheet))
+    if o.shape == "rect":
+        for p in pages:
+            p.clip = _clip(p, page_px, dpi, o.crop_marks)
     if o.crop_marks and o.shape == "rect":
         for p in pages:
-            p.marks = crop_marks(p, page_px, dpi)
+            if p.kind != "back":  # cutting is done from the fronts; no ink near a back's edge
+                p.marks = crop_marks(p, page_px, dpi)
     return DeckLayout(o, best, (pw, ph), page_px, o.card, (cw, ch), cols, rows, pages)
+
+
+def _clip(page: Page, page_px: tuple[int, int], dpi: int, marks: bool) -> tuple[int, int, int, int]:
+    """The outer bleed of the grid, trimmed where it would leave no room for a crop mark between it
+    and the safe zone (Letter's top and bottom), and never into the safe zone."""
+    W, H = page_px
+    safe = mm_to_px(SAFE_MM, dpi)
+    need = mm_to_px(CROP_MARK_GAP_MM / 2 + CROP_MARK_MIN_MM, dpi) if marks else 0
+    x0 = min(s.x for s in page.slots)
+    y0 = min(s.y for s in page.slots)
+    x1 = max(s.x + s.w for s in page.slots)
+    y1 = max(s.y + s.h for s in page.slots)
+    b = max(s.bleed_px for s in page.slots)
+    left = max(0, min(b, x0 - safe - need))
+    top = max(0, min(b, y0 - safe - need))
+    right = max(0, min(b, W - safe - need - x1))
+    bottom = max(0, min(b, H - safe - need - y1))
+    return x0 - left, y0 - top, x1 + right, y1 + bottom
 
 
 def _fold_line(orientation: str, page_px: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -265,10 +312,11 @@ def crop_marks(page: Page, page_px: tuple[int, int], dpi: int) -> list[tuple[int
     (nor crosses a fold line), so no mark is printed across a card."""
     W, H = page_px
     length, gap = mm_to_px(CROP_MARK_LEN_MM, dpi), mm_to_px(CROP_MARK_GAP_MM, dpi)
-    edge = mm_to_px(1.0, dpi)  # keep clear of the paper edge
+    edge = mm_to_px(SAFE_MM, dpi)  # home printers cannot print closer to the paper edge
+    shortest = mm_to_px(CROP_MARK_MIN_MM, dpi)
     out: list[tuple[int, int, int, int]] = []
     groups = [[s for s in page.slots if s.side == side] for side in ("front", "back")]
-    keep_out = [s.bleed_box for s in page.slots]
+    keep_out = [page.art_box(s) for s in page.slots]
     if page.fold_line:
         fx0, fy0, fx1, fy1 = page.fold_line
         c = mm_to_px(FOLD_CLEAR_MM, dpi)
@@ -276,21 +324,23 @@ def crop_marks(page: Page, page_px: tuple[int, int], dpi: int) -> list[tuple[int
     for group in groups:
         if not group:
             continue
-        bx0 = min(s.bleed_box[0] for s in group)
-        by0 = min(s.bleed_box[1] for s in group)
-        bx1 = max(s.bleed_box[2] for s in group)
-        by1 = max(s.bleed_box[3] for s in group)
+        bx0 = min(page.art_box(s)[0] for s in group)
+        by0 = min(page.art_box(s)[1] for s in group)
+        bx1 = max(page.art_box(s)[2] for s in group)
+        by1 = max(page.art_box(s)[3] for s in group)
+        g = {side: gap if room >= gap + shortest else gap // 2 for side, room in
+             (("l", bx0 - edge), ("t", by0 - edge), ("r", W - edge - bx1), ("b", H - edge - by1))}
         xs = sorted({v for s in group for v in (s.x, s.x + s.w)})
         ys = sorted({v for s in group for v in (s.y, s.y + s.h)})
         cands = []
         for x in xs:
-            cands.append((x, max(edge, by0 - gap - length), x, by0 - gap))
-            cands.append((x, by1 + gap, x, min(H - edge, by1 + gap + length)))
+            cands.append((x, max(edge, by0 - g["t"] - length), x, by0 - g["t"]))
+            cands.append((x, by1 + g["b"], x, min(H - edge, by1 + g["b"] + length)))
         for y in ys:
-            cands.append((max(edge, bx0 - gap - length), y, bx0 - gap, y))
-            cands.append((bx1 + gap, y, min(W - edge, bx1 + gap + length), y))
+            cands.append((max(edge, bx0 - g["l"] - length), y, bx0 - g["l"], y))
+            cands.append((bx1 + g["r"], y, min(W - edge, bx1 + g["r"] + length), y))
         for seg in cands:
-            if seg[2] - seg[0] + seg[3] - seg[1] < gap:  # no room
+            if seg[2] - seg[0] + seg[3] - seg[1] < shortest:  # no room
                 continue
             if any(_hits(seg, box) for box in keep_out):
                 continue

@@ -32,7 +32,8 @@ PRINTABLES = ROOT / "printables"
 DOCS = ROOT / "docs"
 MANIFEST = "MANIFEST.json"
 PAPERS = ("a4", "letter")
-# 300 dpi keeps the cards sharp; JPEG quality 70 with optimised tables keeps the set small (~37 MB)
+# 300 dpi keeps the cards sharp; pages are indexed colour (PRINT_QUALITY only matters for --format jpeg):
+# the whole set is about 10 MB
 PRINT_DPI = 300
 PRINT_QUALITY = 70
 # the code that decides what a page looks like (not runner.py, cli.py: how, not what)
@@ -153,7 +154,8 @@ def write_all(out_dir: Path = PRINTABLES, log: Callable[[str], None] = print,
 
 
 def write_previews(docs: Path = DOCS, log: Callable[[str], None] = print) -> list[Path]:
-    """docs/print-<game>-<deck>.png: the first page of every deck and board (A4, fronts)."""
+    """docs/print-<game>-<deck>.png: the first page of every deck and board (A4, fronts), LUTETIA's
+    how-to-print sheet and a sheet of vote backs."""
     docs.mkdir(parents=True, exist_ok=True)
     paths = []
     for game in D.GAMES:
@@ -164,6 +166,14 @@ def write_previews(docs: Path = DOCS, log: Callable[[str], None] = print) -> lis
             img.save(path, "PNG", optimize=True)
             paths.append(path)
             log(f"{path.relative_to(docs.parent)}")
+    extra = {"print-lutetia-guide.png": api.game_jobs("lutetia", paper="a4", backs="duplex-long", dpi=PREVIEW_DPI)[0],
+             "print-lutetia-votes-backs.png": api.game_jobs("lutetia", "votes", paper="a4", backs="duplex-long",
+                                                            dpi=PREVIEW_DPI)[1]}
+    for name, job in extra.items():
+        path = docs / name
+        paint(job).save(path, "PNG", optimize=True)
+        paths.append(path)
+        log(f"{path.relative_to(docs.parent)}")
     jobs = api.join_card_jobs("K7QX", "http://192.168.1.20:8550/t/K7QX", "a4", PREVIEW_DPI)
     path = docs / "print-join-card.png"
     paint(jobs[0]).save(path, "PNG", optimize=True)

@@ -18,7 +18,7 @@ from companion.printing.engine import JPEG_QUALITY, PageJob, Progress, encode
 from companion.printing.pdf import PdfImage, write_pdf
 
 
-def _encode_star(args: tuple[PageJob, int, bool]) -> PdfImage:
+def _encode_star(args: tuple[PageJob, int, bool, str]) -> PdfImage:
     return encode(*args)
 
 
@@ -28,18 +28,19 @@ def _can_fork() -> bool:
 
 
 def encode_all(jobs: list[PageJob], quality: int = JPEG_QUALITY, workers: int | None = None,
-               progress: Progress | None = None, optimize: bool = False) -> list[PdfImage]:
+               progress: Progress | None = None, optimize: bool = False, image_format: str = "indexed"
+               ) -> list[PdfImage]:
     """Paint and encode every page, in worker processes when it pays off. Order is kept."""
     n = len(jobs)
     workers = workers if workers is not None else min(4, os.cpu_count() or 1)
     out: list[PdfImage] = []
     if workers <= 1 or n < 4:
         for i, job in enumerate(jobs):
-            out.append(encode(job, quality, optimize))
+            out.append(encode(job, quality, optimize, image_format))
             if progress:
                 progress(i + 1, n)
         return out
-    args = [(j, quality, optimize) for j in jobs]
+    args = [(j, quality, optimize, image_format) for j in jobs]
     ex: Executor
     if _can_fork():
         # contiguous chunks: pages of one deck stay on one worker, so its face cache is reused
@@ -57,7 +58,8 @@ def encode_all(jobs: list[PageJob], quality: int = JPEG_QUALITY, workers: int | 
 
 
 def pdf_from_jobs(jobs: Iterable[PageJob], title: str = "", quality: int = JPEG_QUALITY,
-                  workers: int | None = None, progress: Progress | None = None, optimize: bool = False) -> bytes:
+                  workers: int | None = None, progress: Progress | None = None, optimize: bool = False,
+                  image_format: str = "indexed") -> bytes:
     jobs = list(jobs)
-    images = encode_all(jobs, quality, workers, progress, optimize)
+    images = encode_all(jobs, quality, workers, progress, optimize, image_format)
     return write_pdf([(img, job.paper_mm) for img, job in zip(images, jobs, strict=True)], title=title)

@@ -1,0 +1,135 @@
+"""`companion print` as a user meets it: bad values and bad output paths are refused with one line
+before any rendering, and the PDF is written atomically (never a truncated file)."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+from companion.printing import cli
+from companion.printing.cli import main
+from companion.printing.pdf import read_pages
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    rc = main(argv)
+    err = capsys.readouterr().err
+    return rc, err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["lutetia", "--quality", "500"], "--quality"),
+    (["lutetia", "--quality", "0"], "--quality"),
+    (["lutetia", "--copies", "0"], "--copies"),
+    (["lutetia", "--copies", "-2"], "--copies"),
+    (["lutetia", "--workers", "0"], "--workers"),
+    (["lutetia", "--workers", "-1"], "--workers"),
+    (["--join", "", ""], "--join"),
+    (["--join", "K7QX", " "], "--join"),
+    (["lutetia", "--offset", "abc"], "offset must be X,Y"),
+    (["lutetia", "--offset", "1,2,3"], "offset must be X,Y"),
+    (["lutetia", "--dpi", "5"], "--dpi"),
+    (["--registration", "--backs", "fold"], "duplex"),
+])
+def test_bad_values_are_refused_with_one_line(argv: list[str], words: str, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    rendered = []
+    monkeypatch.setattr(cli.api, "render_pdf", lambda *a, **k: rendered.append(1) or b"")
+    rc, err = run(["print", *argv, "-o", str(tmp_path / "x.pdf")], capsys)
+    assert rc == 2
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and words in lines[0], err
+    assert "Traceback" not in err and "unpack" not in err
+    assert not rendered and not (tmp_path / "x.pdf").exists()
+
+
+@pytest.mark.parametrize("where", ["missing-dir", "is-dir", "trailing-slash"])
+def test_bad_output_paths_are_said_before_rendering(where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    rendered = []
+    monkeypatch.setattr(cli.api, "render_pdf", lambda *a, **k: rendered.append(1) or b"")
+    out = {"missing-dir": str(tmp_path / "nope" / "x.pdf"), "is-dir": str(tmp_path),
+           "trailing-slash": str(tmp_path / "new") + "/"}[where]
+    rc, err = run(["print", "lutetia", "-o", out], capsys)
+    assert rc == 1 and not rendered
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert ("does not exist" in err) if where == "missing-dir" else ("directory" in err)
+
+
+def test_a_full_disk_is_one_line_and_leaves_the_old_file_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "votes.pdf"
+    out.write_bytes(b"old file")
+    real_fdopen = os.fdopen
+
+    class Full:
+        def __init__(self, f: object) -> None:
+            self.f = f
+
+        def __enter__(self) -> Full:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.f.close()  # type: ignore[attr-defined]
+
+        def write(self, data: bytes) -> int:
+            self.f.write(data[: len(data) // 2])  # type: ignore[attr-defined]
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(cli.os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
+    rc, err = run(["print", "lutetia", "--deck", "votes", "--dpi", "50", "--workers", "1", "-o", str(out)], capsys)
+    assert rc == 1
+    assert "disk is full" in err and "Traceback" not in err
+    assert out.read_bytes() == b"old file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["votes.pdf"]  # no .part left behind
+
+
+def test_the_pdf_is_written_whole_by_rename(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    replaced: list[tuple[str, str]] = []
+    real_replace = os.replace
+    monkeypatch.setattr(cli.os, "replace", lambda a, b: (replaced.append((str(a), str(b))), real_replace(a, b)))
+    out = tmp_path / "reg.pdf"
+    rc, err = run(["print", "--registration", "--dpi", "50", "-o", str(out)], capsys)
+    assert rc == 0 and "wrote" in err
+    assert replaced and replaced[0][1] == str(out) and Path(replaced[0][0]).parent == tmp_path
+    assert len(read_pages(out.read_bytes())) == 2
+
+
+def test_registration_honours_the_orientation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "reg.pdf"
+    rc, _ = run(["print", "--registration", "--orientation", "landscape", "--dpi", "50", "-o", str(out)], capsys)
+    assert rc == 0
+    w, h = read_pages(out.read_bytes())[0].size_mm
+    assert w > h
+
+
+def test_ink_saver_uses_far_less_ink_and_keeps_the_backs_edge_safe(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from PIL import ImageStat
+
+    from companion.printing.api import game_jobs
+    from companion.printing.engine import paint
+
+    def ink(saver: bool) -> float:
+        jobs = game_jobs("lutetia", "votes", dpi=50, backs="duplex-long", ink_saver=saver)
+        return sum(255 - ImageStat.Stat(paint(j).convert("L")).mean[0] for j in jobs) / len(jobs)
+    full, saver = ink(False), ink(True)
+    assert saver < 0.5 * full, (full, saver)
+    out = tmp_path / "v.pdf"
+    rc, _ = run(["print", "lutetia", "--deck", "votes", "--ink-saver", "--dpi", "50", "-o", str(out)], capsys)
+    assert rc == 0 and len(read_pages(out.read_bytes())) == 8
+
+
+def test_sleeve_sizes_for_lutece(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.printing.api import game_jobs
+    from companion.printing.units import mm_to_px
+
+    for card, (w, h) in (("mini-euro", (44, 68)), ("mini-us", (41, 63))):
+        jobs = game_jobs("lutece", dpi=100, card=card, guide=False)
+        p = jobs[0].placed[0]
+        assert (p.w, p.h) == (mm_to_px(w, 100), mm_to_px(h, 100))
