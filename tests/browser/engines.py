@@ -66,6 +66,12 @@ _SEMANTICS_JS = """(() => {const p = document.querySelector('flt-semantics-place
 if (p) {p.click(); return true;} return !!document.querySelector('flt-semantics-host flt-semantics');})()"""
 
 
+def _languages_js(languages: list[str]) -> str:
+    v = json.dumps(languages)
+    return (f"Object.defineProperty(navigator,'languages',{{configurable:true,get:()=>{v}}});"
+            f"Object.defineProperty(navigator,'language',{{configurable:true,get:()=>{v}[0]}});")
+
+
 def missing(name: str) -> str | None:
     """Why `name` cannot run here (None: it can)."""
     if name == "chromium":
@@ -176,7 +182,9 @@ class _PlaywrightPhone(Phone):
 class Engine:
     name = ""
 
-    async def open(self, url: str, size: dict[str, int] = PHONE) -> Phone:
+    async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None) -> Phone:
+        """A new phone at `url`; `languages`: what its navigator.languages says before any page
+        script runs (as a browser under that locale would; Chromium and Firefox only)."""
         raise NotImplementedError
 
     async def close(self) -> None:
@@ -192,8 +200,10 @@ class _Chromium(Engine):
         self._pw = await async_playwright().start()
         self.browser = await self._pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
 
-    async def open(self, url: str, size: dict[str, int] = PHONE) -> Phone:
+    async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None) -> Phone:
         ctx = await self.browser.new_context(viewport=size, locale="en-US")
+        if languages is not None:
+            await ctx.add_init_script(_languages_js(languages))
         return await _PlaywrightPhone(ctx, await ctx.new_page()).open(url)
 
     async def close(self) -> None:
@@ -245,7 +255,9 @@ class _WebKit(Engine):
         d.set_window_size(size["width"], size["height"])
         return d
 
-    async def open(self, url: str, size: dict[str, int] = PHONE) -> Phone:
+    async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None) -> Phone:
+        if languages is not None:
+            raise NotImplementedError("WebKitWebDriver has no init scripts: set COMPANION_WEBKIT_LANG")
         phone = _SeleniumPhone(await asyncio.to_thread(self._driver, size))
         self.phones.append(phone)
         return await phone.open(url)
@@ -356,9 +368,12 @@ class _Firefox(Engine):
         await self.bidi.call("session.new", capabilities={})
         self.phones: list[_BiDiPhone] = []
 
-    async def open(self, url: str, size: dict[str, int] = PHONE) -> Phone:
+    async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None) -> Phone:
         user = (await self.bidi.call("browser.createUserContext"))["userContext"]
         ctx = (await self.bidi.call("browsingContext.create", type="tab", userContext=user))["context"]
+        if languages is not None:
+            await self.bidi.call("script.addPreloadScript", functionDeclaration=f"() => {{{_languages_js(languages)}}}",
+                                 contexts=[ctx])
         await self.bidi.call("browsingContext.setViewport", context=ctx,
                              viewport={"width": size["width"], "height": size["height"]})
         phone = _BiDiPhone(self.bidi, ctx, user)

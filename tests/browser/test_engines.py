@@ -84,3 +84,12 @@ async def test_a_game_main_screen(browser, server, engine, engine_name):
     await phones[0].see("Your turn")
     await phones[0].tap("Place in 1", exact=True)
     await see(table.page, "places a senator in committee 1")
+
+
+@pytest.mark.parametrize("engine_name", ["chromium", "firefox"])
+async def test_a_c_locale_still_opens_the_table(server, engine, engine_name):
+    """Issue 19 item 3: navigator.languages == ['C'] (WebKitGTK under LANG=C) made Flutter throw
+    "invalid language tag": the page hung on "Opening table …". Now it opens, in English."""
+    phone = await engine.open(server.base + "/t/ABCD", languages=["C"])
+    await phone.see("There is no table with the code ABCD")
+    assert await phone.js("navigator.languages") == ["en"]
