@@ -672,6 +672,8 @@ class StaticCompression:
             html = WS_ENDPOINT.sub(f'flet.webSocketEndpoint="{ws_path}";', html)
         if self.boot_cookie and "<head>" in html:
             html = html.replace("<head>", "<head>\n" + boot.BOOT_JS, 1)
+        if "<head>" in html:  # first of all: a `C` locale must not stop Flutter (boot.LOCALE_JS)
+            html = html.replace("<head>", "<head>\n" + boot.LOCALE_JS, 1)
         # the app's own loading screen instead of Flet's logo (companion/ui/boot.py)
         html = LOADING_IMG.sub(lambda m: boot.loading_screen(m.group(1)), html, count=1)
         if not self.versioned or 'flet.assetBase="/";' not in html:

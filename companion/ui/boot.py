@@ -131,6 +131,25 @@ window.WebSocket.prototype=W.prototype;
 """.replace("@COOKIE@", COOKIE).replace("@HOST@", HOST_COOKIE)
 
 
+# A browser whose locale is `C`/`POSIX` (WebKitGTK under LANG=C reports navigator.languages ==
+# ['C']) or an otherwise malformed tag ("en_US.UTF-8") makes Flutter throw "invalid language tag"
+# at start: the page stays on its loading screen for ever. This runs first on every page, before
+# anything reads the languages, and gives navigator.languages/.language only well-formed BCP 47
+# tags (canonicalised by Intl; `_` → `-`, any ".charset"/"@modifier" cut off), English when none
+# is left. A browser whose tags are fine is left untouched.
+LOCALE_JS = r"""<script>(function(){try{var n=navigator,src=[],out=[],bad=false;
+function ok(t){if(typeof t!=="string")return null;t=t.split(".")[0].split("@")[0].replace(/_/g,"-");
+if(!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(t))return null;
+try{return Intl.getCanonicalLocales(t)[0]||null;}catch(e){return null;}}
+try{src=n.languages&&n.languages.length?Array.prototype.slice.call(n.languages):[n.language];}catch(e){bad=true;}
+src.forEach(function(t){var c=ok(t);if(c!==t)bad=true;if(c&&out.indexOf(c)<0)out.push(c);});
+if(!out.length){out=["en"];bad=true;}if(!bad)return;
+Object.defineProperty(n,"languages",{configurable:true,get:function(){return out.slice();}});
+Object.defineProperty(n,"language",{configurable:true,get:function(){return out[0];}});
+}catch(e){}})();</script>
+"""
+
+
 def _text(x: Any) -> str | None:
     return x if isinstance(x, str) and len(x) <= 200 else None
 

@@ -99,3 +99,21 @@ def server(tmp_path: Path) -> Any:
 def shots() -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     return SHOTS
+
+
+@pytest_asyncio.fixture
+async def engine(request: Any) -> AsyncIterator[Any]:
+    """The engine a test is parametrised with (`@pytest.mark.parametrize("engine_name", ENGINES)`,
+    tests/browser/engines.py): started for the test, skipped with the reason when it cannot run
+    here – and a failure in CI, where .ci/run installs all three."""
+    from tests.browser.engines import engine as start_engine
+    from tests.browser.engines import missing
+
+    name = request.getfixturevalue("engine_name")
+    why = missing(name)
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{name} cannot run in CI: {why} (.ci/run installs it)")
+        pytest.skip(f"{name}: {why}")
+    async with start_engine(name) as eng:
+        yield eng
