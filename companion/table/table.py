@@ -85,6 +85,9 @@ class Table:
         # Seats the host freed or swapped while the game ran, in order: shown to everyone (a swap
         # hands one phone another seat's private screen), derived from the log like all else.
         self.host_moves: list[dict[str, Any]] = []
+        # What the host's last undo took back, in public words (undo_preview), until the next game
+        # action: every screen says it. Derived from the log like all else.
+        self.last_undo: dict[str, Any] | None = None
         # the screens to redraw after a change: connected ones only (a screen leaves while its
         # socket is gone and comes back with it – companion/ui/screens.py); a dict keeps the order
         # and makes subscribing twice harmless
@@ -314,6 +317,7 @@ class Table:
             def commit() -> None:
                 self.actions.append(action)
                 self.state = new_state
+                self.last_undo = None
             return commit
         if k == "undo":
             if self.phase == "lobby":
@@ -321,19 +325,47 @@ class Table:
             if not self.actions and self.phase != "ended":
                 raise RuleError("tbl.err.nothing_to_undo")
             if self.phase == "ended":
-                return lambda: setattr(self, "phase", "playing")
+                def reopen() -> None:
+                    self.phase = "playing"
+                    self.last_undo = {"reopen": True}
+                return reopen
             actions = self.actions[:-1]
             state = self.replay(actions)
+            note = self._undo_note(state)
 
             def commit() -> None:
                 self.actions = actions
                 self.state = state
+                self.last_undo = note
             return commit
         if k == "end":
             if self.phase != "playing":
                 raise RuleError("tbl.err.not_started")
             return lambda: setattr(self, "phase", "ended")
         raise RuleError("err.unknown_action")
+
+    def undo_preview(self) -> dict[str, Any] | None:
+        """What "Undo" would take back now, in public words only: {"reopen": True} for an ended
+        game, else {"seat": who acted (None: the host), "msgs": the public log lines that action
+        added}. No lines means the action showed nothing to the table (a sealed choice, a private
+        hand-over): the screens then say "a private action of Bob", never what it was. None:
+        nothing to undo."""
+        if self.phase == "ended":
+            return {"reopen": True}
+        if self.phase != "playing" or not self.actions or self.state is None:
+            return None
+        return self._undo_note(self.replay(self.actions[:-1]))
+
+    def _undo_note(self, before: dict[str, Any]) -> dict[str, Any]:
+        """The last action described by what it added to the public (host's) view's log."""
+        last = self.actions[-1]
+        now, then = self.view(None), self.game.view(before, None)
+        msgs: list[dict[str, Any]] = []
+        if isinstance(now, dict) and isinstance(then, dict):
+            a, b = now.get("log"), then.get("log")
+            if isinstance(a, list) and isinstance(b, list) and len(a) > len(b) and a[:len(b)] == b:
+                msgs = [dict(m) for m in a[len(b):] if isinstance(m, dict) and isinstance(m.get("key"), str)]
+        return {"seat": last.get("seat"), "msgs": msgs}
 
     def _apply(self, state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
         try:

@@ -112,6 +112,24 @@ def qr_base64(data: str, box: int = 10) -> str:
     return base64.b64encode(qr_png(data, box)).decode("ascii")
 
 
+
+def undo_words(table: Table, lang: str, note: dict[str, Any], ahead: bool) -> str:
+    """An undo in words – before it (ahead: "This takes back: …") or after it ("The host undid: …")
+    – from Table.undo_preview: the public log lines the action added or, where it showed the table
+    nothing, only whose it was (never what: "a private action of Bob")."""
+    pre = "ui.undo." if ahead else "ui.undone."
+    if note.get("reopen"):
+        return i18n.t(lang, pre + "reopen")
+    seat = note.get("seat")
+    name = table.seats[seat]["name"] if isinstance(seat, int) and 0 <= seat < len(table.seats) else None
+    msgs = note.get("msgs") or []
+    if msgs and table.state is not None:
+        ctx = UiContext(table, None, None, lang, True, lambda *a: None, {}, lambda: None)
+        return i18n.t(lang, pre + "public", what=" ".join(ctx.msg(m) for m in msgs))
+    if name is None:
+        return i18n.t(lang, pre + "host")
+    return i18n.t(lang, pre + "private", name=name)
+
 class Screen:
     def __init__(self, page: ft.Page, server: Server) -> None:
         self.page = page
@@ -641,7 +659,7 @@ class Screen:
                              t.phase, self.seat, self.token, t.seat_of(self.token),
                              self.token is not None and t.is_spectator(self.token),
                              [(s["name"], s["colour"]) for s in t.seats], can_reveal, self.server.other_bases,
-                             t.state is not None, len(t.host_moves))
+                             t.state is not None, len(t.host_moves), t.last_undo)
 
     def _bump(self) -> None:
         self._tick += 1
@@ -896,7 +914,7 @@ class Screen:
         elif t.state is not None:
             if t.phase == "ended":
                 out.append(kit.title(self.t("ui.ended"), 24))
-            out += self.host_moves_card()
+            out += self.undo_card() + self.host_moves_card()
             out.append(self.game_live())
         if self.role == "host":
             out.append(kit.part(("print", self.lang, t.code, t.game_id), self.print_card))
@@ -959,6 +977,22 @@ class Screen:
             rows += [ft.Text(line(m), size=14, color=ft.Colors.ON_SURFACE_VARIANT) for m in moves[1:5]]
             return kit.card(*rows, bgcolor=ft.Colors.ORANGE_50)
         return [kit.part(("moves", self.lang, len(moves)), build)]
+
+    def undo_words(self, note: dict[str, Any], ahead: bool) -> str:
+        assert self.table is not None
+        return undo_words(self.table, self.lang, note, ahead)
+
+    def undo_card(self) -> list[ft.Control]:
+        """After the host's undo, every screen says what was taken back (until the next action)."""
+        t = self.table
+        note = t.last_undo if t is not None else None
+        if note is None:
+            return []
+        text = self.undo_words(note, ahead=False)
+        return [kit.part(("undone", self.lang, text), lambda: kit.card(ft.Row([
+            ft.Icon(ft.Icons.UNDO, color=ft.Colors.DEEP_ORANGE_800, size=26),
+            ft.Text(text, size=18, weight=ft.FontWeight.W_600, expand=True)], spacing=8),
+            bgcolor=ft.Colors.ORANGE_50))]
 
     def _local_sig(self) -> Any:
         return {k: v for k, v in self.local.items() if k != "swap_from"}
@@ -1154,7 +1188,16 @@ class Screen:
             btns.append(kit.button(self.t("ui.host.end"), end, primary=False, icon=ft.Icons.STOP))
         if t.phase != "lobby":
             async def undo(e: Any) -> None:
-                await op(e, "undo")
+                """Says in words what it will take back (public words only), then asks."""
+                tt = self.table
+                note = tt.undo_preview() if tt is not None else None
+                if note is None:
+                    await op(e, "undo")  # nothing to undo: the table's own message says so
+                    return
+
+                async def go() -> None:
+                    await op(e, "undo")
+                self.confirm(self.t("ui.undo.title"), self.undo_words(note, ahead=True), self.t("ui.undo.yes"), go)
             btns.append(kit.button(self.t("ui.host.undo"), undo, primary=False, icon=ft.Icons.UNDO))
         if t.phase != "ended":
             btns.append(kit.button(self.t("ui.host.another_device"), self.show_host_link, primary=False,
@@ -1206,7 +1249,7 @@ class Screen:
             return out
         if t.phase == "ended":
             out.append(kit.title(self.t("ui.ended"), 22))
-        out += self.host_moves_card()
+        out += self.undo_card() + self.host_moves_card()
         out.append(self.game_live())
         out.append(self.seat_part(host=False))
         return out

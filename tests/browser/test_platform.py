@@ -81,7 +81,12 @@ async def test_four_phones_sealed_vote(browser, server, shots):
     await phones[0][1].screenshot(path=str(shots / "platform-phone-revealed.png"))
 
     # Undo: the last lock is taken back, the round is open again for Dmitri.
+    # It says first what it will take back – whose, never what (a sealed lock is not shown).
     await tap(host, "Undo last action")
+    await see(host, "This takes back a private action of Dmitri (what it was stays secret).")
+    await tap(host, "Undo", exact=True)
     await see(host, "3 of 4 have locked")
+    for _, ph in [(None, host), *phones]:  # every screen says what the host undid
+        await see(ph, "The host undid a private action of Dmitri.")
     await see(phones[3][1], "Lock my choice")
 
