@@ -1311,12 +1311,26 @@ class Screen:
         if t.phase == "lobby" and free:
             out.append(ft.Text(self.t("ui.phone.pick_seat"), size=18))
             out.append(name)
-            for i in free:
-                s = t.seats[i]
+            # Every seat in its place: a seat taken meanwhile stays where it was, disabled, with its
+            # new name – the buttons never move under a finger. A tap that lands on a seat taken an
+            # instant before says so by the name the phone showed, and seats nobody.
+            for i, s in enumerate(t.seats):
+                if s.get("token"):
+                    out.append(kit.button(self.t("ui.phone.seat_taken_by", name=s["name"]), None,
+                                          primary=False, disabled=True, width=10_000))
+                    continue
 
-                async def take(e: Any, i: int = i) -> None:
-                    await taken(await self.request({"op": "join", "seat": i, "name": self.typed_name()},
-                                                 token=""))
+                async def take(e: Any, i: int = i, shown: str = s["name"]) -> None:
+                    try:
+                        reply = await t.request("", {"op": "join", "seat": i, "name": self.typed_name()})
+                    except RuleError as ex:
+                        key = "ui.phone.just_taken" if ex.key == "tbl.err.seat_taken" else ex.key
+                        self.toast(self.t(key, **(ex.params if key == ex.key else {"name": shown})), True)
+                        return
+                    except StoreError:
+                        self.toast(self.t("ui.err.store"), True)
+                        return
+                    await taken(reply)
                 out.append(kit.button(self.t("ui.phone.take_seat", name=s["name"]), take, colour=s["colour"],
                                       width=10_000))
         else:

@@ -1,0 +1,71 @@
+"""Seats that can't be taken by mistake (issue 18.4), with two real phones tapping at once.
+
+- A seat taken by another phone stays where it was, disabled, with its new name: the spot a finger
+  is about to tap still holds the seat it showed (before, the list reflowed and "Sit as Player 2"
+  became "Sit as Player 3" under the finger).
+- Two phones tapping the same seat at the same instant: one gets it, the other sits nowhere and
+  reads why (the seat shows its taker, or "Player 3 was just taken" if the tap reached the table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.browser.helpers import button, create_table, open_screen, page_text, see, tap, type_into
+
+
+async def _box(page, name: str) -> dict:
+    b = button(page, name, exact=True)
+    await b.wait_for(timeout=60_000)
+    box = await b.bounding_box()
+    assert box
+    return box
+
+
+async def test_seat_buttons_stay_in_place_and_a_race_names_the_seat(browser, server):
+    table = await create_table(browser, server, seats=4, qr=False)
+    phones = [ph for _ctx, ph in await asyncio.gather(*(open_screen(browser, table.join_url) for _ in range(3)))]
+    for ph, name in zip(phones, ["Ann", "Bob", "Cleo"], strict=True):
+        await type_into(ph, "Your name", name)
+        await see(ph, "Sit as Player 4")
+    ann, bob, cleo = phones
+
+    # Bob's finger is over "Sit as Player 2" when Ann sits as Player 1 ...
+    spot = await _box(bob, "Sit as Player 2")
+    await tap(ann, "Sit as Player 1", exact=True)
+    await see(ann, "Waiting for the host to start")
+    await see(bob, "Taken: Ann")
+    # ... the spot still holds Player 2: a tap there seats Bob where he meant to sit.
+    assert await _box(bob, "Sit as Player 2") == spot
+    await bob.mouse.click(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2)
+    await see(bob, "Waiting for the host to start")
+    await see(table.page, "Bob")
+    host_text = await page_text(table.page)
+    assert host_text.index("Ann") < host_text.index("Bob")  # Ann in seat 1, Bob in seat 2
+
+    # Cleo and a fourth phone tap "Sit as Player 3" at the same instant.
+    _ctx, dee = await open_screen(browser, table.join_url)
+    await type_into(dee, "Your name", "Dee")
+    await see(cleo, "Taken: Bob")
+    await see(dee, "Sit as Player 3")
+    await asyncio.gather(tap(cleo, "Sit as Player 3", exact=True), tap(dee, "Sit as Player 3", exact=True))
+    texts = {}
+    for who, ph in [("Cleo", cleo), ("Dee", dee)]:
+        for _ in range(120):
+            text = await page_text(ph)
+            if "Waiting for the host to start" in text or "Taken: " in text and "Sit as Player 3" not in text:
+                break
+            await asyncio.sleep(0.5)
+        texts[who] = text
+    seated = [w for w, text in texts.items() if "Waiting for the host to start" in text]
+    assert len(seated) == 1, texts  # one of them sits, as Player 3 (the seat both tapped) ...
+    winner = seated[0]
+    loser = "Dee" if winner == "Cleo" else "Cleo"
+    await see(table.page, winner)
+    # ... the other sits nowhere and reads why: the seat now shows its taker (their tap came after
+    # the seat was drawn as taken) or, if it reached the table first, "Player 3 was just taken".
+    text = texts[loser]
+    assert f"Taken: {winner}" in text or "Player 3 was just taken by another phone" in text, text
+    assert "Waiting for the host to start" not in text
+    ph = cleo if loser == "Cleo" else dee
+    await see(ph, "Sit as Player 4")  # every other free seat still to pick, in place
