@@ -85,3 +85,11 @@ def test_open_bribes_every_phone_lists_the_coins_on_each_face_down_card() -> Non
     bob = texts(U.phone(ctx(sealed_st, 1)))
     public = bob.split("Face-down cards")[1].split("Character")[0]
     assert "Ann: 2 cards face down" in public and "3" not in public
+
+
+def test_a_locked_phone_names_who_the_table_waits_for() -> None:
+    """"Waiting for Bob and Cid…" by name, in every language – not "the others"."""
+    st = states()[1]  # Ann has locked, Bob and Cid have not
+    for lang, line in [("en", "Waiting for Bob and Cid…"), ("de", "Warte auf Bob und Cid…"),
+                       ("fr", "En attente de Bob et Cid…")]:
+        assert line in texts(U.phone(ctx(st, 0, lang))), lang

@@ -236,6 +236,17 @@ class UiContext:
                 params[k] = self.t(v)
         return self.t(item.get("key", ""), **params)
 
+    def names(self, seats: list[int]) -> str:
+        """Seats' names as the language lists them: "Ann", "Ann and Bob", "Ann, Bob and Cleo"."""
+        names = [self.name(s) for s in seats]
+        if len(names) <= 1:
+            return "".join(names)
+        return self.t("ui.list_and", first=", ".join(names[:-1]), last=names[-1])
+
+    def waiting_for(self, seats: list[int]) -> str:
+        """"Waiting for Ann and Bob…" – by name, never "2 player(s)"."""
+        return self.t("ui.waiting_for", names=self.names(seats)) if seats else self.t("ui.wait_reveal")
+
     def name(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.table.seats):
             return "?"

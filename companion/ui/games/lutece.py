@@ -190,7 +190,7 @@ def _phone_choose(ctx: UiContext, v: dict[str, Any], me: dict[str, Any]) -> ft.C
         parts.append(ft.Text(ctx.t("lutece.ui.locked_in"), size=18, weight=ft.FontWeight.BOLD))
         for card, stake in zip(pick or [], me["stakes"] or [], strict=False):
             parts.append(ft.Text(ctx.t("lutece.ui.my_card", card=_card_name(ctx, card), bribe=stake), size=22))
-        parts.append(ft.Text(ctx.t("lutece.ui.wait_others"), size=16))
+        parts.append(ft.Text(ctx.waiting_for([x for x in range(len(v["players"])) if x not in v["locked"]]), size=16))
         return kit.card(*parts, bgcolor=SECRET_BG)
     key = f"sel{v['round']}"
     hand = me["hand"]

@@ -103,7 +103,7 @@ def phone(ctx: UiContext) -> list[ft.Control]:
         out.append(kit.card(
             ft.Text(ctx.t("ui.locked_in"), size=18, weight=ft.FontWeight.BOLD),
             ft.Text(ctx.tv(mine), size=34, weight=ft.FontWeight.BOLD),
-            ft.Text(ctx.t("ui.wait_reveal"), size=16),
+            ft.Text(ctx.waiting_for([x for x in rnd.get("seats", []) if x not in rnd.get("locked", [])]), size=16),
         ))
     elif q["mode"] == "choice":
         for c in q["choices"]:
