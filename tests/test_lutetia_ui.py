@@ -213,3 +213,12 @@ def test_scorer_marks_own_place_names_tie_partners_and_opens_the_log() -> None:
     for row in res["seats"]:
         if row["tiebreak"]:
             assert row["tiebreak"]["params"]["others"] and row["tiebreak"]["params"]["others"] not in ("", row["name"])
+
+
+def test_the_public_count_says_fulfilled_not_held() -> None:
+    """Each player holds 10 secret plans: the public line counts the fulfilled ones and says so
+    (it read "Plans: 0" while everyone held 10)."""
+    from companion import i18n
+    for lang, word in [("en", "Plans fulfilled: 0"), ("de", "Erfüllte Pläne: 0"), ("fr", "Plans réalisés : 0")]:
+        assert i18n.t(lang, "lutetia.ui.player_line", plans=0, mods=2).startswith(word)
+        assert i18n.t(lang, "lutetia.ui.result_line", plans=0, mods=2).startswith(word)

@@ -248,7 +248,7 @@ async def _check_scorer(host: Any, players: list[_Player]) -> None:
         text = await page_text(page)
         for p in players:
             assert p.name in text
-        assert "Plans:" in text and "Mod cards left:" in text and "Miraculix finished on space" in text
+        assert "Plans fulfilled:" in text and "Mod cards left:" in text and "Miraculix finished on space" in text
         ranks = [line.strip() for line in text.splitlines() if line.strip() in ("1.", "2.", "3.")]
         order = list(dict.fromkeys(ranks))
         assert order and order[0] == "1." and order == sorted(order), ranks
