@@ -242,3 +242,13 @@ def test_signature_equal_exactly_for_equal_data() -> None:
     assert kit.signature(("p", True)) != kit.signature(("p", 1))
     assert kit.signature_data(kit.signature("x", shared)) == ["x", fresh]
     assert kit.signature_data(kit.signature(ft.Colors.RED)) == ["red"]  # not marshal's: JSON
+
+
+def test_seat_button_text_reads_on_every_seat_colour() -> None:
+    """Text on a coloured seat button has ≥ 4.5:1 contrast for every seat colour (white on the
+    yellow seat was 2.0:1)."""
+    from companion.table.table import COLOURS
+    from companion.ui import kit
+    for c in COLOURS:
+        b = kit.button("Sit as Ann", None, colour=c)
+        assert kit.contrast(c, b.color) >= 4.5, (c, b.color)

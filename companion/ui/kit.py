@@ -303,6 +303,31 @@ def text(value: str, size: int = TEXT, **kw: Any) -> ft.Text:
     return ft.Text(value, size=size, **kw)
 
 
+def _luminance(hex_colour: str) -> float:
+    h = hex_colour.lstrip("#")
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(int(h[i:i + 2], 16) / 255) for i in (0, 2, 4))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two #rrggbb colours (1 to 21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def on_colour(hex_colour: str) -> str:
+    """Text colour for a button of this colour: white where it reads (≥ 4.5:1), else black – white
+    on the yellow or orange seat was 2.0:1 and 2.7:1."""
+    try:
+        if contrast(hex_colour, "#ffffff") >= 4.5:
+            return "#ffffff"
+    except (ValueError, IndexError):
+        return "#ffffff"
+    return "#000000"
+
+
 def button(label: str, on_click: Callable[..., Any] | None, primary: bool = True,
            disabled: bool = False, expand: bool | int | None = None, width: float | None = None,
            colour: str | None = None, icon: Any = None) -> ft.Control:
@@ -313,6 +338,8 @@ def button(label: str, on_click: Callable[..., Any] | None, primary: bool = True
             expand=expand, width=width, icon=icon)
     if colour and primary:
         b.bgcolor = colour
+        if colour.startswith("#") and len(colour) == 7:
+            b.color = on_colour(colour)
     return b
 
 

@@ -701,7 +701,7 @@ class Screen:
             langs.append(ft.TextButton(
                 content=ft.Text(code.upper(), size=15,
                                 weight=ft.FontWeight.BOLD if code == self.lang else ft.FontWeight.NORMAL),
-                on_click=pick, tooltip=i18n.LANG_NAMES[code]))
+                on_click=pick, tooltip=i18n.LANG_NAMES[code], height=48, width=48))  # >= 44 px targets
         left = "Tabletop Companion"
         if self.table is not None:
             left = f"{self.t(self.table.game.NAME)} · {self.table.code}"
@@ -1027,6 +1027,9 @@ class Screen:
                 links.append(ft.OutlinedButton(content=self.t("ui.print.cards", paper=paper.upper()),
                                                url=f"/print/{t.game_id}-{paper}.pdf?lang={self.lang}",
                                                icon=ft.Icons.PRINT))
+        for link in links:  # touch targets >= 44 px
+            link.height = 52
+            link.style = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=18, vertical=14))
         return kit.card(kit.title(self.t("ui.print.title"), 20),
                         ft.Text(self.t("ui.print.hint"), size=14, color=ft.Colors.ON_SURFACE_VARIANT),
                         ft.Row(links, wrap=True, spacing=8))
@@ -1102,7 +1105,7 @@ class Screen:
                                  self.t("ui.host.free_what" + ("_play" if self.table and self.table.phase == "playing"
                                                                else ""), name=s["name"]),
                                  self.t("ui.host.free_yes"), yes)
-                row.append(ft.IconButton(ft.Icons.PERSON_REMOVE, on_click=free,
+                row.append(ft.IconButton(ft.Icons.PERSON_REMOVE, on_click=free, width=48, height=48, icon_size=26,
                                          tooltip=self.t("ui.host.free", name=s["name"])))
             else:
                 for tok, name in offer:
@@ -1127,7 +1130,7 @@ class Screen:
                                             a=a, b=b), self.t("ui.host.swap_yes"), yes)
                 self.render(force=True)
             chosen = self.local.get("swap_from") == i
-            row.append(ft.IconButton(ft.Icons.SWAP_VERT, on_click=swap,
+            row.append(ft.IconButton(ft.Icons.SWAP_VERT, on_click=swap, width=48, height=48, icon_size=26,
                                      tooltip=self.t("ui.host.swap", name=s["name"]), selected=chosen,
                                      icon_color=ft.Colors.PRIMARY if chosen else None))
         return ft.Row(row, spacing=8)

@@ -22,6 +22,21 @@ async def _box(page, name: str) -> dict:
     return box
 
 
+async def _small_targets(page) -> list[str]:
+    """Buttons smaller than 44 × 44 px (issue 18.7: the language switches were 32 px high, the host's
+    seat icons 40 px)."""
+    small = []
+    bottom = page.viewport_size["height"]
+    for b in await page.get_by_role("button").all():
+        box = await b.bounding_box()
+        if box and box["y"] + box["height"] >= bottom - 1:
+            continue  # cut by the window's edge (the screen scrolls inside the canvas): not its size
+        if box and (box["height"] < 44 or box["width"] < 44):
+            small.append(f"{await b.get_attribute('aria-label') or await b.inner_text()}: "
+                         f"{box['width']:.0f}×{box['height']:.0f}")
+    return small
+
+
 async def test_seat_buttons_stay_in_place_and_a_race_names_the_seat(browser, server):
     table = await create_table(browser, server, seats=4, qr=False)
     phones = [ph for _ctx, ph in await asyncio.gather(*(open_screen(browser, table.join_url) for _ in range(3)))]
@@ -40,6 +55,8 @@ async def test_seat_buttons_stay_in_place_and_a_race_names_the_seat(browser, ser
     await bob.mouse.click(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2)
     await see(bob, "Waiting for the host to start")
     await see(table.page, "Bob")
+    assert not await _small_targets(bob), await _small_targets(bob)
+    assert not await _small_targets(table.page), await _small_targets(table.page)
     host_text = await page_text(table.page)
     assert host_text.index("Ann") < host_text.index("Bob")  # Ann in seat 1, Bob in seat 2
 
