@@ -252,3 +252,13 @@ def test_seat_button_text_reads_on_every_seat_colour() -> None:
     for c in COLOURS:
         b = kit.button("Sit as Ann", None, colour=c)
         assert kit.contrast(c, b.color) >= 4.5, (c, b.color)
+
+
+def test_every_seat_colour_has_its_own_mark() -> None:
+    """Seats differ by more than colour: each seat colour its own white mark in the dot."""
+    from companion.table.table import COLOURS
+    from companion.ui import kit
+    marks = [kit.seat_mark(c) for c in COLOURS]
+    assert len(set(marks)) == len(COLOURS)
+    for c in COLOURS:
+        assert kit.seat_dot(c, 22).content is not None

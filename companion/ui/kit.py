@@ -378,8 +378,45 @@ def card(*controls: ft.Control, bgcolor: str | None = None, padding: int = 14) -
     )
 
 
+SEAT_MARKS = ("dot", "square", "diamond", "hbar", "vbar", "ring", "plus", "cross")  # one per seat colour
+
+
+def seat_mark(colour: str) -> str:
+    """The white mark inside a seat's colour dot, so that seats differ by more than colour (issue
+    18.7: red and green seats merge for a colour-blind player): one per colour of COLOURS, in order."""
+    from companion.table.table import COLOURS
+    c = colour.lower()
+    i = COLOURS.index(c) if c in COLOURS else sum(map(ord, c)) % len(SEAT_MARKS)
+    return SEAT_MARKS[i % len(SEAT_MARKS)]
+
+
+def _mark(kind: str, m: float) -> ft.Control:
+    white = ft.Colors.WHITE
+    bar = max(2.0, m * 0.34)
+    if kind == "dot":
+        return ft.Container(width=m, height=m, bgcolor=white, border_radius=m / 2)
+    if kind == "square":
+        return ft.Container(width=m * 0.9, height=m * 0.9, bgcolor=white)
+    if kind == "diamond":
+        return ft.Container(width=m * 0.8, height=m * 0.8, bgcolor=white, rotate=ft.Rotate(angle=0.785398))
+    if kind == "hbar":
+        return ft.Container(width=m * 1.3, height=bar, bgcolor=white)
+    if kind == "vbar":
+        return ft.Container(width=bar, height=m * 1.3, bgcolor=white)
+    if kind == "ring":
+        return ft.Container(width=m * 1.1, height=m * 1.1, border_radius=m, border=ft.Border.all(bar * 0.8, white))
+    plus = ft.Stack([ft.Container(width=m * 1.3, height=bar, bgcolor=white),
+                     ft.Container(width=bar, height=m * 1.3, bgcolor=white)],
+                    width=m * 1.3, height=m * 1.3, alignment=ft.Alignment.CENTER)
+    if kind == "cross":
+        return ft.Container(content=plus, rotate=ft.Rotate(angle=0.785398))
+    return plus
+
+
 def seat_dot(colour: str, size: int = 18) -> ft.Control:
-    return ft.Container(width=size, height=size, bgcolor=colour, border_radius=size / 2)
+    """A seat's colour, with its white mark inside (seat_mark): told apart without colour too."""
+    return ft.Container(width=size, height=size, bgcolor=colour, border_radius=size / 2,
+                        content=_mark(seat_mark(colour), size * 0.42), alignment=ft.Alignment.CENTER)
 
 
 def pill(label: str, bg: str, fg: str = ft.Colors.WHITE) -> ft.Control:

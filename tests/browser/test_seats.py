@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 
 from tests.browser.helpers import button, create_table, open_screen, page_text, see, tap, type_into
 
@@ -56,6 +57,9 @@ async def test_seat_buttons_stay_in_place_and_a_race_names_the_seat(browser, ser
     await see(bob, "Waiting for the host to start")
     await see(table.page, "Bob")
     assert not await _small_targets(bob), await _small_targets(bob)
+    if os.environ.get("SEATS_SHOTS"):
+        await table.page.screenshot(path=os.environ["SEATS_SHOTS"] + "/host.png")
+        await bob.screenshot(path=os.environ["SEATS_SHOTS"] + "/bob.png")
     assert not await _small_targets(table.page), await _small_targets(table.page)
     host_text = await page_text(table.page)
     assert host_text.index("Ann") < host_text.index("Bob")  # Ann in seat 1, Bob in seat 2
