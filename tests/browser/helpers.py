@@ -294,3 +294,14 @@ async def tall_shot(page: Any, path: Any, width: int, height: int) -> None:
     await asyncio.sleep(3.0)  # on a busy machine the canvas paints well after the resize
     await page.screenshot(path=str(path))
     await page.set_viewport_size(old)
+
+
+async def see_below(page: Any, text: str, timeout: float = 60_000) -> None:
+    """`see` for a line that may sit below the window's fold: Flutter leaves what is scrolled out of
+    view out of the accessibility tree, so the window is made tall while looking (then restored)."""
+    old = page.viewport_size
+    await page.set_viewport_size({"width": old["width"], "height": max(old["height"], 2400)})
+    try:
+        await see(page, text, timeout=timeout)
+    finally:
+        await page.set_viewport_size(old)

@@ -32,6 +32,7 @@ from tests.browser.helpers import (
     join_phones,
     page_text,
     see,
+    see_below,
     tall_shot,
     tap,
 )
@@ -151,7 +152,7 @@ async def _three_rounds(browser: Any, server: Any, shots: Any) -> None:
     anna, bert, chloe, david = phones
     await tap(host, "Start")
     await asyncio.gather(*(see(ph, "Choose 2 action cards:") for ph in phones))
-    await see(host, "Decks left – characters: 3, places: 20")
+    await see_below(host, "Decks left – characters: 3, places: 20")
     say("4 phones seated, round 1")
 
     # ---------------------------------------------------------------- round 1: raising on A
@@ -202,7 +203,7 @@ async def _three_rounds(browser: Any, server: Any, shots: Any) -> None:
     await see(bert, "You took: I")
     await see(bert, "Your gold: 6")  # 5 - 2 + 2 + 1
     await see(david, "Your gold: 6")  # 5 - 1 + 1 + 1
-    await see(host, "Decks left – characters: 1, places: 18")
+    await see_below(host, "Decks left – characters: 1, places: 18")
     say("round 1 resolved")
     await tall_shot(host, shots / "lutece-host.png", HOST["width"], 2600)
 
@@ -248,7 +249,7 @@ async def _three_rounds(browser: Any, server: Any, shots: Any) -> None:
     ]:
         await see(host, line)
     await see(chloe, "Your gold: 12")
-    await see(host, "Decks left – characters: 0, places: 17")
+    await see_below(host, "Decks left – characters: 0, places: 17")
     say("round 2 resolved")
     await tap(david, "D: 2", exact=True)
     await gone(host, "D: 2")
