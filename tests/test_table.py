@@ -235,3 +235,25 @@ def test_bad_names_are_refused_with_a_message(raw):
     with pytest.raises(RuleError) as e:
         clean_name(raw)
     assert e.value.key in ("tbl.err.name", "tbl.err.name_long")
+
+
+def test_a_phone_gives_its_seat_back_before_the_start() -> None:
+    """"Not me": before the start a phone frees its own seat – the host's name for it comes back,
+    the log keeps it (a reload gives the same), and after the start it is refused."""
+    from companion.games.base import RuleError
+    from companion.table.store import MemoryStore
+    from companion.table.table import Table
+    store = MemoryStore()
+    t = Table.create(store, "LEAV", "sealed_vote", {}, [{"name": "Player 1"}, {"name": "Player 2"}], seed=1)
+    tok = t.request_sync(None, {"op": "join", "seat": 1, "name": "Bob"})["token"]
+    assert t.seats[1]["name"] == "Bob"
+    t.request_sync(tok, {"op": "leave"})
+    assert t.seats[1]["token"] is None and t.seats[1]["name"] == "Player 2"
+    assert Table.load(store, "LEAV").seats[1]["name"] == "Player 2"
+    with pytest.raises(RuleError):
+        t.request_sync(tok, {"op": "leave"})  # the token no longer holds a seat
+    tok = t.request_sync(None, {"op": "join", "seat": 1, "name": "Bob"})["token"]
+    t.request_sync(t.host_token, {"op": "start"})
+    with pytest.raises(RuleError):
+        t.request_sync(tok, {"op": "leave"})
+    assert t.seats[1]["token"] == tok

@@ -12,6 +12,7 @@ Entries (key "k"):
     seat    {token, seat}                host seats a spectator in a free seat
     rename  {seat, name}
     free    {seat}                       host frees a seat (its device loses it)
+    leave   {seat}                       a phone gives its seat back before the start ("not me")
     swap    {a, b}                       host swaps two seats' devices and names
     start   {}
     act     {seat, action}               a game action (seat None = host)
@@ -73,6 +74,7 @@ class Table:
         self.seed = 0
         self._host = ""
         self.seats: list[dict[str, Any]] = []  # {name, colour, token|None}
+        self._given_names: list[str] = []  # the seats' names as the host set them up (a seat given back gets its own)
         self.spectators: dict[str, str] = {}  # token -> name
         self.phase = "lobby"  # lobby | playing | ended
         self.actions: list[dict[str, Any]] = []  # effective game actions
@@ -219,6 +221,7 @@ class Table:
                 self._host = e["host"]
                 self.seats = [{"name": s["name"], "colour": s["colour"], "token": None}
                               for s in e["seats"]]
+                self._given_names = [s["name"] for s in e["seats"]]
             return commit
         if self.phase == "ended" and k != "undo":
             raise RuleError("err.game_over")
@@ -274,6 +277,18 @@ class Table:
                 self.seats[seat]["token"] = None
                 self.presence.pop(seat, None)
             return commit
+        if k == "leave":
+            seat = e.get("seat")
+            if self.phase != "lobby":
+                raise RuleError("tbl.err.started")
+            if not isinstance(seat, int) or not 0 <= seat < len(self.seats) or not self.seats[seat]["token"]:
+                raise RuleError("tbl.err.no_seat")
+
+            def leave() -> None:  # the seat as the host set it up: its name back, free again
+                self.seats[seat]["token"] = None
+                self.seats[seat]["name"] = self._given_names[seat]
+                self.presence.pop(seat, None)
+            return leave
         if k == "swap":
             a, b = e.get("a"), e.get("b")
             n = len(self.seats)
@@ -482,4 +497,8 @@ class Table:
             return {"k": "rename", "seat": seat, "name": op.get("name")}, {}
         if kind == "act":
             return {"k": "act", "seat": seat, "action": op.get("action")}, {}
+        if kind == "leave":
+            if self.phase != "lobby":
+                raise RuleError("tbl.err.started")
+            return {"k": "leave", "seat": seat}, {}
         raise RuleError("err.unknown_action")

@@ -1248,6 +1248,8 @@ class Screen:
         if t.phase == "lobby":
             out.append(kit.card(ft.Text(self.t("ui.phone.waiting_start"), size=20)))
             out.append(kit.part(("rename", self.lang, s["name"]), lambda: self.rename_row(s["name"])))
+            out.append(kit.part(("notme", self.lang, s["name"]), lambda: kit.button(
+                self.t("ui.phone.not_me", name=s["name"]), self.leave_seat, primary=False, icon=ft.Icons.UNDO)))
             out.append(self.seat_part(host=False))
             return out
         if t.phase == "ended":
@@ -1256,6 +1258,24 @@ class Screen:
         out.append(self.game_live())
         out.append(self.seat_part(host=False))
         return out
+
+    async def leave_seat(self, e: Any = None) -> None:
+        """A tap on the wrong seat, taken back before the start: the seat is free again with the
+        host's name for it, and this phone picks anew."""
+        t = self.table
+        if t is None or self.seat is None:
+            return
+        name = t.seats[self.seat]["name"]
+        if await self.request({"op": "leave"}) is None:
+            return
+        self.token = None
+        self._stored[f"seat:{t.code}"] = ""
+        await self._set(f"seat:{t.code}", "")
+        await self.go(f"/t/{t.code}")
+        await self.route(f"/t/{t.code}")
+        self.local["name"] = name  # the name typed before stays for the next seat
+        self._join_field = None
+        self.render(force=True)
 
     def rename_row(self, name: str) -> ft.Control:
         field = ft.TextField(label=self.t("ui.phone.your_name"), value=name, max_length=24)

@@ -64,6 +64,16 @@ async def test_seat_buttons_stay_in_place_and_a_race_names_the_seat(browser, ser
     host_text = await page_text(table.page)
     assert host_text.index("Ann") < host_text.index("Bob")  # Ann in seat 1, Bob in seat 2
 
+    # Bob sat in the wrong seat after all: he gives it back before the start and sits again.
+    await tap(bob, "Not Bob? Pick another seat")
+    await see(bob, "Sit as Player 2")
+    if os.environ.get("SEATS_SHOTS"):
+        await bob.screenshot(path=os.environ["SEATS_SHOTS"] + "/bob-back.png")
+    await see(ann, "Player 2")
+    await tap(bob, "Sit as Player 2", exact=True)
+    await see(bob, "Waiting for the host to start")
+    await see(cleo, "Taken: Bob")
+
     # Cleo and a fourth phone tap "Sit as Player 3" at the same instant.
     _ctx, dee = await open_screen(browser, table.join_url)
     await type_into(dee, "Your name", "Dee")
