@@ -336,7 +336,12 @@ async def soak(tables: int, phones: int, work: Work, store: Any, seed: int = 1, 
             stats.rss_kb.append((work.fraction(stats), rss_kb()))
             next_sample = work.fraction(stats) + 0.02
     await asyncio.gather(*loops)
-    hub.sweep(time.time() + ended_grace + 1)  # every game is over: none may stay in memory
+    # Every game is over: none may stay in memory. Two sweeps, as the server's own go by: a sweep
+    # that sees a table changed since the last one (a game that ended after it) only notes the
+    # change, the next one lets the quiet table go – one sweep left such a table loaded at random.
+    end = hub.clock()
+    hub.sweep(end)
+    hub.sweep(end + ended_grace + 1)
     stats.loaded_end = len(hub.loaded())
     stats.unloads = hub.unloads
     gc.collect()
