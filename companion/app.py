@@ -22,7 +22,7 @@ from companion.table.store import MemoryStore, SQLiteStore, StoreError
 from companion.ui import boot
 from companion.ui.screens import Server, qr_png, session_main
 from companion.ui.sessions import flet_sessions
-from companion.web import StaticCompression, boot_files, encodings_from_env, shared_cache_dir, web_dir
+from companion.web import WebFront, boot_files, encodings_from_env, shared_cache_dir, web_dir
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 # Measured in benchmarks/phone_join.py (docs/BENCHMARKS.md): see RENDERER_WHY.
@@ -185,9 +185,9 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
                                    app_description=i18n.t("en", "app.description"),
                                    web_renderer=renderer))
     api.state.server = server
-    # Compressed, revalidating static files in front of everything (see companion/web.py); the
-    # middleware stack (and the warm-up thread) is built when the server starts.
-    api.add_middleware(StaticCompression, roots=[ASSETS, web_dir()], cache_dir=static_cache_dir(hub),
+    # The client's files through ServeStatic, compressed once, and our page, in front of everything
+    # (companion/web.py, companion/page.py); the middleware stack is built when the server starts.
+    api.add_middleware(WebFront, roots=[ASSETS, web_dir()], cache_dir=static_cache_dir(hub),
                        encodings=encodings_from_env(), warm=boot_files(renderer.value),
                        ws_per_table=settings.current().ws_per_table)
     return api

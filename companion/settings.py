@@ -26,7 +26,7 @@ class Settings:
     web_renderer: str | None = None  # COMPANION_WEB_RENDERER: auto | canvaskit | skwasm (companion/app.py)
     ws_per_table: bool = False  # COMPANION_WS_PER_TABLE: one WebSocket path per table (docs/SCALING.md)
     static_encodings: tuple[str, ...] | None = None  # COMPANION_STATIC_ENCODINGS: e.g. "gzip" or "zstd,gzip"
-    static_warm: bool = True  # COMPANION_STATIC_WARM: compress the boot files at start-up
+    static_warm: bool = True  # COMPANION_STATIC_WARM: compress the client in the background at the first start (0: before serving)
     static_versioned: bool = True  # COMPANION_STATIC_VERSIONED: content-versioned client URLs
     static_preload: bool = True  # COMPANION_STATIC_PRELOAD: the page preloads the client's big files
     preload_tags: bool = True  # COMPANION_PRELOAD_TAGS: ... with plain <link> tags too

@@ -1,6 +1,6 @@
 """The WebSocket door: how many sockets one client may hold open, and a clean end for every socket.
 
-Two things `StaticCompression` (companion/web.py) does for every WebSocket, through `SocketGuard`:
+Two things `WebFront` (companion/web.py) does for every WebSocket, through `SocketGuard`:
 
 * **A cap per client.** Each open WebSocket is counted against the address it comes from – the
   peer address of the connection itself (ASGI `scope["client"]`), never `page.client_ip` or a

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from companion.web import ICON_FONT, ICON_SUBSET_DIR, StaticCompression, matching_icon_subset, web_dir
+from companion.web import ICON_FONT, ICON_SUBSET_DIR, WebFront, matching_icon_subset, web_dir
 from tests.web_client import app_client
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,7 +93,7 @@ def test_a_web_root_with_another_font_gets_no_substitute(tmp_path: Path) -> None
     root = tmp_path / "web"
     (root / "assets" / "fonts").mkdir(parents=True)
     (root / ICON_FONT).write_bytes(b"not the font")
-    mw = StaticCompression(lambda *a: None, [root], tmp_path / "c")  # type: ignore[arg-type, return-value]
+    mw = WebFront(lambda *a: None, [root], tmp_path / "c")  # type: ignore[arg-type, return-value]
     assert mw.substitutes == {}
     assert mw.resolve("/" + ICON_FONT) == (ICON_FONT, (root / ICON_FONT).resolve())
 
@@ -121,8 +121,8 @@ def test_server_sends_the_subset_under_the_fonts_usual_url(client: TestClient) -
 def test_switched_off_the_full_font_is_sent_under_another_version(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COMPANION_ICON_SUBSET", "0")
-    on = StaticCompression(lambda *a: None, [web_dir()], tmp_path / "c", icon_subset=True)  # type: ignore[arg-type, return-value]
-    off = StaticCompression(lambda *a: None, [web_dir()], tmp_path / "c")  # type: ignore[arg-type, return-value]
+    on = WebFront(lambda *a: None, [web_dir()], tmp_path / "c", icon_subset=True)  # type: ignore[arg-type, return-value]
+    off = WebFront(lambda *a: None, [web_dir()], tmp_path / "c")  # type: ignore[arg-type, return-value]
     assert off.substitutes == {} and on.substitutes == {ICON_FONT: SUBSET}
     assert on.version != off.version  # a phone never keeps the subset under the full font's URL or back
     assert off.resolve("/" + ICON_FONT) == (ICON_FONT, web_dir().resolve() / ICON_FONT)

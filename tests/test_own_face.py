@@ -15,8 +15,9 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from companion import i18n
+from companion.page import MANIFEST_COLOURS
 from companion.ui import boot
-from companion.web import MANIFEST_COLOURS, web_dir
+from companion.web import web_dir
 from tests.web_client import app_client
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,14 +12,22 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from companion.web import PRECOMPRESSED, PRECOMPRESSED_DIR, StaticCompression, matching_precompressed, web_dir
+from companion.web import (
+    PRECOMPRESSED,
+    PRECOMPRESSED_DIR,
+    Precompressed,
+    WebFront,
+    matching_precompressed,
+    web_dir,
+)
 from tests.web_client import app_client
 
 META = json.loads((PRECOMPRESSED_DIR / "precompressed.json").read_text("utf-8"))
 
 
-def _mw(tmp_path: Path, root: Path | None = None) -> StaticCompression:
-    return StaticCompression(lambda *a: None, [root or web_dir()], tmp_path / "c")  # type: ignore[arg-type, return-value]
+def _cache(tmp_path: Path) -> Precompressed:
+    """The compressed copies of a server (companion/web.py), made once into this cache directory."""
+    return Precompressed(tmp_path / "c")
 
 
 @pytest.mark.parametrize("rel", PRECOMPRESSED)
@@ -53,9 +61,8 @@ def test_no_copy_for_another_file(tmp_path: Path) -> None:
 
 def test_the_server_copies_the_committed_gzip_and_zlib_gzips_any_other(tmp_path: Path) -> None:
     rel = "canvaskit/skwasm.wasm"
-    mw = _mw(tmp_path)
     f = web_dir() / rel
-    got = mw.variant(rel, f, f.stat(), "gzip")
+    got = _cache(tmp_path).make(rel, f, "gzip")
     assert got is not None
     assert got.read_bytes() == (PRECOMPRESSED_DIR / META["files"][rel]["gzip"]["file"]).read_bytes()
 
@@ -64,8 +71,7 @@ def test_the_server_copies_the_committed_gzip_and_zlib_gzips_any_other(tmp_path:
     data = bytearray(f.read_bytes())
     data[-1] ^= 1
     (root / rel).write_bytes(bytes(data))
-    other = _mw(tmp_path, root)
-    g2 = other.variant(rel, root / rel, (root / rel).stat(), "gzip")
+    g2 = _cache(tmp_path).make(rel, root / rel, "gzip")
     assert g2 is not None and g2 != got
     assert gzip.decompress(g2.read_bytes()) == bytes(data)
 
@@ -75,11 +81,13 @@ def test_an_older_zlib_copy_in_the_shared_cache_is_not_taken_for_it(tmp_path: Pa
     rel = "main.dart.wasm"
     f = web_dir() / rel
     monkeypatch.setenv("COMPANION_PRECOMPRESSED", "0")  # a server without the committed copies ...
-    old = _mw(tmp_path)
+    old = WebFront(lambda *a: None, [web_dir()], tmp_path / "c").cache  # type: ignore[arg-type, return-value]
+    assert not old.zopfli
     monkeypatch.delenv("COMPANION_PRECOMPRESSED")
-    new = _mw(tmp_path)  # ... and one with them, sharing a cache directory
-    assert old._cache_path(rel, f, f.stat(), "gzip") != new._cache_path(rel, f, f.stat(), "gzip")
-    assert old._cache_path("flutter.js", f, f.stat(), "gzip") == new._cache_path("flutter.js", f, f.stat(), "gzip")
+    new = WebFront(lambda *a: None, [web_dir()], tmp_path / "c").cache  # type: ignore[arg-type, return-value]
+    assert new.zopfli  # ... and one with them, sharing a cache directory
+    assert old.path(rel, f, f.stat(), "gzip") != new.path(rel, f, f.stat(), "gzip")
+    assert old.path("flutter.js", f, f.stat(), "gzip") == new.path("flutter.js", f, f.stat(), "gzip")
 
 
 @pytest.fixture(scope="module")

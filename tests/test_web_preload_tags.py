@@ -1,5 +1,5 @@
 """The page names its boot files in plain <link> tags (found by the browser's preload scanner while
-the page arrives) where the build Flutter will pick is known from the User-Agent (companion/web.py)."""
+the page arrives) where the build Flutter will pick is known from the User-Agent (companion/page.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from companion.web import StaticCompression, web_dir
+from companion.web import WebFront, web_dir
 from tests.web_client import app_client
 
 ANDROID_CHROME = ("Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -88,10 +88,10 @@ def test_the_page_differs_by_user_agent_class_and_revalidates(client: TestClient
 def test_no_tags_for_a_canvaskit_page_or_when_switched_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     html = ('<html><head><script>flet.assetBase="/";flet.webRenderer="canvaskit";</script>'
             '<script src="python.js"></script></head><body></body></html>')
-    mw = StaticCompression(lambda *a: None, [web_dir()], tmp_path / "c")  # type: ignore[arg-type, return-value]
-    out = mw.rewrite_page(html, None, ANDROID_CHROME)
+    mw = WebFront(lambda *a: None, [web_dir()], tmp_path / "c")  # type: ignore[arg-type, return-value]
+    out = mw.page.rewrite(html, None, ANDROID_CHROME)
     assert not any(p in tags(out) for p in SKWASM)
     assert "assets/fonts/roboto.woff2" in tags(out)
     monkeypatch.setenv("COMPANION_PRELOAD_TAGS", "0")
-    off = StaticCompression(lambda *a: None, [web_dir()], tmp_path / "c")  # type: ignore[arg-type, return-value]
-    assert tags(off.rewrite_page(html.replace("canvaskit", "auto"), None, ANDROID_CHROME)) == {}
+    off = WebFront(lambda *a: None, [web_dir()], tmp_path / "c")  # type: ignore[arg-type, return-value]
+    assert tags(off.page.rewrite(html.replace("canvaskit", "auto"), None, ANDROID_CHROME)) == {}

@@ -1,24 +1,20 @@
-"""The web client is sent compressed and revalidated (companion/web.py), and still without a CDN."""
+"""The web client is sent compressed and revalidated (companion/web.py through ServeStatic, the page by
+companion/page.py), and still without a CDN."""
 
 from __future__ import annotations
 
 import gzip
-import os
 import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-import companion.web as web
 from companion.app import build
 from companion.table.hub import Hub
 from companion.table.store import SQLiteStore
-from companion.web import StaticCompression, accepted, web_dir
+from companion.web import Precompressed, WebFront, web_dir
 from tests.web_client import app_client
 
 
@@ -156,13 +152,13 @@ def test_version_changes_with_the_files(tmp_path: Path) -> None:
     root = tmp_path / "web"
     (root / "assets").mkdir(parents=True)
     (root / "main.dart.js").write_text("x" * 2000)
-    a = StaticCompression(lambda *a: None, [root], tmp_path / "c")  # type: ignore[arg-type, return-value]
-    b = StaticCompression(lambda *a: None, [root], tmp_path / "c")  # type: ignore[arg-type, return-value]
+    a = WebFront(lambda *a: None, [root], tmp_path / "c")  # type: ignore[arg-type, return-value]
+    b = WebFront(lambda *a: None, [root], tmp_path / "c")  # type: ignore[arg-type, return-value]
     assert a.version == b.version
     (root / "main.dart.js").write_text("y" * 2001)
-    assert StaticCompression(lambda *a: None, [root], tmp_path / "c").version != a.version  # type: ignore[arg-type, return-value]
+    assert WebFront(lambda *a: None, [root], tmp_path / "c").version != a.version  # type: ignore[arg-type, return-value]
     html = '<script>flet.assetBase="/";</script><script src="main.dart.js"></script><a href="gone.js">'
-    out = a.rewrite_page(html)
+    out = a.page.rewrite(html)
     assert f'src="/v/{a.version}/main.dart.js"' in out and 'href="gone.js"' in out
 
 
@@ -173,22 +169,91 @@ def test_small_and_precompressed_files_are_sent_as_they_are(client: TestClient) 
     assert r.headers["etag"]
 
 
-def test_paths_outside_the_web_dir_are_not_served(tmp_path: Path) -> None:
-    mw = StaticCompression(lambda *a: None, [web_dir()], tmp_path)  # type: ignore[arg-type, return-value]
+def test_paths_outside_the_web_dir_are_not_served(tmp_path: Path, client: TestClient) -> None:
+    mw = WebFront(lambda *a: None, [web_dir()], tmp_path)  # type: ignore[arg-type, return-value]
     for bad in ("/../secret", "/canvaskit/../../x", "/a//b", "/index.html", "/", "/%2e%2e/x"):
         assert mw.resolve(bad) is None
     assert mw.resolve("/main.dart.js") is not None
+    assert all(f.resolve().is_relative_to(r) for f in mw.files.values() for r in mw.roots if f.is_relative_to(r))
+    # through HTTP: ServeStatic answers only the URLs of the files it listed; anything else is Flet's
+    # (its page for a path it does not know), never a file from outside the client's directories
+    outside = (web_dir().parent / "__init__.py").read_bytes()
+    for bad in ("/../__init__.py", "/canvaskit/../../__init__.py", "/%2e%2e/__init__.py", "/..%2f__init__.py"):
+        r = client.get(bad, headers={"Accept-Encoding": "gzip"})
+        assert r.content != outside and "content-encoding" not in r.headers
 
 
-def test_accept_encoding_parsing() -> None:
-    assert accepted("gzip, deflate, br, zstd") == {"gzip", "deflate", "br", "zstd"}
-    assert "gzip" not in accepted("gzip;q=0, br")
-    assert accepted("") == set()
+def test_accept_encoding_is_read_as_the_browser_meant_it(client: TestClient) -> None:
+    for header, enc in (("gzip, deflate, br, zstd", "gzip"), ("gzip;q=0, br", None), ("", None), ("identity", None),
+                        ("GZIP;q=0.5", "gzip")):
+        r = client.get("/flutter_bootstrap.js", headers={"Accept-Encoding": header})
+        assert r.status_code == 200 and r.headers.get("content-encoding") == enc, header
+        page = client.get("/", headers={"Accept": "text/html", "Accept-Encoding": header})
+        assert page.headers.get("content-encoding") == enc, header
+
+
+def test_the_client_is_compressed_once_and_never_per_request(tmp_path: Path) -> None:
+    """The copies are made by precompress() (at the first start), into the cache directory, and kept
+    there: a request never compresses, a file without its copy yet goes out as it is, a second
+    server on the same cache makes nothing, and a half-written copy (a server killed while it
+    wrote) is never served."""
+    root = tmp_path / "web"
+    root.mkdir()
+    data = ("console.log('hello');\n" * 400).encode()
+    (root / "app.js").write_bytes(data)
+    (root / "tiny.js").write_bytes(b"x" * 100)  # too small to be worth it
+    cache = tmp_path / "cache"
+
+    async def not_found(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 404, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    def front() -> WebFront:
+        return WebFront(not_found, [root], cache, encodings=["gzip"], warm=["app.js"])
+
+    a = front()
+    assert a.static.variants == {}  # nothing made on construction
+    stray = Precompressed(cache).path("app.js", root / "app.js", (root / "app.js").stat(), "gzip")
+    stray.parent.mkdir(parents=True)
+    stray.with_name(stray.name + ".123.456.tmp").write_bytes(b"half")  # killed while writing
+    c = TestClient(a)
+    a._started = True  # (the first start's precompress() is called by hand below)
+    r = c.get("/app.js", headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in r.headers and r.content == data  # not made per request
+    assert not stray.exists()
+    a.precompress()
+    r = c.get("/app.js", headers={"Accept-Encoding": "gzip"})
+    assert r.headers["content-encoding"] == "gzip" and r.content == data
+    assert "content-encoding" not in c.get("/tiny.js", headers={"Accept-Encoding": "gzip"}).headers
+    made = sorted(p for p in cache.rglob("*") if p.is_file() and not p.name.endswith(".tmp"))
+    assert made == [stray]
+    before = stray.stat().st_mtime_ns
+    b = front()  # a restart, or a second server sharing the cache
+    assert b.static.variants == {str(root / "app.js"): {"gzip": str(stray)}}  # found at once
+    b.precompress()
+    assert stray.stat().st_mtime_ns == before
+    assert gzip.decompress(stray.read_bytes()) == data
+
+
+def test_versioned_urls_revalidate_and_range(client: TestClient) -> None:
+    """ServeStatic's HTTP on the versioned URLs too: 304 for the ETag, a HEAD without body, ranges."""
+    v = _version(client)
+    url = f"/v/{v}/flutter_bootstrap.js"
+    first = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert first.status_code == 200 and first.headers["content-encoding"] == "gzip"
+    again = client.get(url, headers={"Accept-Encoding": "gzip", "If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304 and again.headers["cache-control"] == "public, max-age=31536000, immutable"
+    head = client.head(url, headers={"Accept-Encoding": "gzip"})
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-length"] == first.headers["content-length"]
+    part = client.get(url, headers={"Range": "bytes=0-9", "Accept-Encoding": "identity"})
+    assert part.status_code == 206 and part.content == (web_dir() / "flutter_bootstrap.js").read_bytes()[:10]
 
 
 def test_ws_per_table_seam(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Sharding seam (docs/SCALING.md): a table page opens its socket at /ws/CODE, which reaches Flet's /ws."""
     monkeypatch.setenv("COMPANION_STATIC_WARM", "0")
+    monkeypatch.setenv("COMPANION_STATIC_ENCODINGS", "gzip")
     monkeypatch.setenv("COMPANION_WS_PER_TABLE", "1")
     hub = Hub(SQLiteStore(tmp_path / "data"))
     with TestClient(build(hub, "http://127.0.0.1:1")) as c:
@@ -197,34 +262,3 @@ def test_ws_per_table_seam(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
         assert 'flet.webSocketEndpoint="/ws";' in c.get("/").text
         with c.websocket_connect("/ws/ABCD") as ws:  # Flet's handler accepts it
             assert ws is not None
-
-
-def test_a_claim_left_by_a_dead_server_is_taken_over(tmp_path: Path) -> None:
-    claim = tmp_path / "x.gz.busy"
-    claim.write_text("999999999")  # no such process
-    (tmp_path / "x.gz.999999999.1.tmp").write_bytes(b"half")
-    assert web._claim(claim)
-    assert claim.read_text() == str(os.getpid()) and not (tmp_path / "x.gz.999999999.1.tmp").exists()
-    assert not web._claim(claim)  # held by a live process (this one)
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
-def test_an_encoder_dies_with_its_server(tmp_path: Path) -> None:
-    """A killed server's compressor must not run on for minutes as an orphan."""
-    pid_file = tmp_path / "child.pid"
-    code = ("import subprocess, sys; from companion.web import _lowest_priority; "
-            "p = subprocess.Popen(['sleep', '60'], preexec_fn=_lowest_priority); "
-            f"open({str(pid_file)!r}, 'w').write(str(p.pid))")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parent.parent, timeout=30)
-    child = int(pid_file.read_text())
-    deadline = time.time() + 5
-    while time.time() < deadline:
-        try:
-            os.kill(child, 0)
-        except ProcessLookupError:
-            return
-        if Path(f"/proc/{child}/stat").read_text().split(")")[-1].split()[0] == "Z":
-            return  # killed, only waiting to be reaped
-        time.sleep(0.05)
-    os.kill(child, 9)
-    raise AssertionError("the encoder outlived its server")

@@ -1,0 +1,319 @@
+"""What is ours in serving the web client: the page (Flet's index.html, rewritten), its security
+policy, and the two small JSON files we adjust. The client's static files themselves are served
+by ServeStatic (companion/web.py).
+
+The page (for / and every client route such as /t/CODE) is Flet's index.html with:
+
+* the boot script (companion/ui/boot.py: the first screen's storage values in a short-lived
+  cookie for the WebSocket handshake) and the locale guard (a `C` locale must not stop Flutter);
+* the app's own loading screen instead of Flet's logo;
+* every client file loaded from `/v/<version>/…` (served `immutable`: a return visit takes the
+  whole client from the browser's cache without a single request; an upgrade is a new version,
+  i.e. new URLs – never a stale mix). The page itself is `no-cache` with an ETag (a 304 of a few
+  hundred bytes);
+* the boot files started by the page itself (`<link rel=preload>` / `modulepreload`, chosen by
+  the same tests as Flutter's loader) instead of three hops later: main.dart.mjs/.wasm, the skwasm
+  renderer (or main.dart.js + CanvasKit), FontManifest.json and the fonts; as plain tags where the
+  User-Agent tells the build (a Chromium with WasmGC), by script otherwise;
+* a Content-Security-Policy that keeps the page off the internet.
+
+FontManifest.json (Flet's no_cdn copy) leaves out font families the app never uses (KaTeX,
+Cupertino icons), which Flutter would otherwise download before the first frame; manifest.json
+gets the app's colours.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from servestatic.utils import parse_accept_encoding
+
+from companion.ui import boot
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+NO_CACHE = b"no-cache"
+IMMUTABLE = b"public, max-age=31536000, immutable"
+# The page may load, connect to and run only what this server sends (plus what it makes itself:
+# blob: workers, data: images, inline scripts and styles). The offline promise, kept by the browser:
+# Flet's client asks a CDN (cdn.jsdelivr.net) for the Rive animation runtime at start-up – the app
+# never shows a Rive animation; offline the request only fails, but at a venue whose Wi-Fi reaches
+# the internet a phone would download it while it joins. ws:/wss: are listed besides 'self'
+# because older browsers do not count the socket to their own host as 'self'.
+CSP = (b"default-src 'self' blob: data:; "
+       b"script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob: data:; "
+       b"style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss: blob: data:; "
+       b"worker-src 'self' blob:; object-src 'none'; base-uri 'self'")
+# Fonts Flutter downloads before the first frame because they are in FontManifest.json, though
+# this app never uses them: the KaTeX fonts (math in Markdown) and the Cupertino icons – about
+# 480 kB gzipped, 10% of a first join. Dropped from the manifest Flet serves.
+UNUSED_FONT_FAMILIES = ("packages/flutter_math_fork/", "packages/cupertino_icons/")
+FONT_MANIFEST = "/assets/FontManifest.json"
+# The web app manifest (home-screen name and icons): Flet writes the names we give it, but keeps its
+# own colours; ours are the app's theme.
+MANIFEST = "/manifest.json"
+MANIFEST_COLOURS = {"theme_color": "#8d5524", "background_color": "#fff8f5"}
+WS_ENDPOINT = re.compile(r'flet\.webSocketEndpoint="[^"]*";')
+LOADING_IMG = re.compile(r'<img src="([^"]*icons/loading-animation\.png)"[^>]*>')
+PAGE_REF = re.compile(r'\b(src|href)="([A-Za-z0-9_][A-Za-z0-9_./-]*)"')
+# Started by the page itself instead of three hops later (index.html → flutter_bootstrap.js →
+# main.dart.mjs → main.dart.wasm; fonts only once the wasm runs): the files of the build Flutter's
+# loader will pick – the same tests as flutter_bootstrap.js (WasmGC + a Chromium engine → dart2wasm
+# with skwasm, or skwasm_heavy without the browser's codecs; else dart2js with CanvasKit) – and
+# the fonts of the (trimmed) FontManifest. `as=fetch` + crossorigin is what fetch() asks for, so
+# the loader's own requests are served from these preloads. flutter_bootstrap.js is preloaded too:
+# as an `async` script it would otherwise get a low priority behind the megabytes.
+PRELOAD_JS = """<script>(function(){try{
+var v=%(base)s,f=window.flet||{},r=f.webRenderer||"auto",h=document.head,n=navigator,d=%(static)s;
+function add(p,as,m){if(d.indexOf(p)>=0)return;var l=document.createElement("link");l.rel=m?"modulepreload":"preload";
+l.href=v+p;if(!m){l.as=as;if(as==="fetch")l.crossOrigin="anonymous";}h.appendChild(l);}
+add("flutter_bootstrap.js","script");
+var blink=n.vendor==="Google Inc."||n.userAgent.indexOf("Edg/")>=0,gc=false;
+try{gc=WebAssembly.validate(new Uint8Array([0,97,115,109,1,0,0,0,1,5,1,95,1,120,0]));}catch(e){}
+var codecs=blink&&typeof ImageDecoder!=="undefined",
+brk=typeof Intl.v8BreakIterator!=="undefined"&&typeof Intl.Segmenter!=="undefined";
+if(r!=="canvaskit"&&gc&&blink&&(window.WebGL2RenderingContext||window.WebGLRenderingContext)){
+var s="canvaskit/"+(codecs&&brk?"skwasm":"skwasm_heavy");
+add("main.dart.mjs","script",1);add("main.dart.wasm","fetch");add(s+".js","script",1);add(s+".wasm","fetch");
+}else if(r!=="skwasm"){var c=codecs&&brk?"canvaskit/chromium/":"canvaskit/";
+add("main.dart.js","script");add(c+"canvaskit.js","script",1);add(c+"canvaskit.wasm","fetch");}
+%(fonts)s.forEach(function(p){add(p,"fetch");});
+}catch(e){}})();</script>
+"""
+# The same preloads as plain <link> tags, found by the browser's preload scanner while the page
+# is still arriving (the script above runs only once the parser reaches it: here ~130 ms later
+# on a first join): the fonts for every browser, and the skwasm build's files when the
+# User-Agent is a Chromium that has WasmGC (≥ 119; iOS browsers are WebKit and do not say
+# "Chrome/"), where Flutter's loader always picks that build. Any other browser is left to the
+# script (a wrong guess would only cost bytes: Flutter's loader decides, not this list).
+CHROMIUM_UA = re.compile(r"\b(?:Headless)?Chrome/(\d+)\.")
+WASM_GC_CHROMIUM = 119
+SKWASM_STATIC = (("main.dart.mjs", None), ("main.dart.wasm", "fetch"), ("canvaskit/skwasm.js", None),
+                 ("canvaskit/skwasm.wasm", "fetch"))
+
+
+def font_files(roots: Iterable[Path], drop: tuple[str, ...], served: Callable[[str], bool]) -> list[str]:
+    """The files Flutter loads before its first frame: FontManifest.json and its fonts, less the
+    dropped families, plus the Roboto that Flet's no_cdn patch adds (paths under the web root)."""
+    out: list[str] = []
+    for root in roots:
+        f = root / "assets" / "FontManifest.json"
+        if f.is_file():
+            try:
+                for fam in json.loads(f.read_text("utf-8")):
+                    if str(fam.get("family", "")).startswith(drop):
+                        continue
+                    out += ["assets/" + x["asset"] for x in fam.get("fonts", []) if isinstance(x.get("asset"), str)]
+            except (ValueError, AttributeError, TypeError, OSError):
+                return []
+            break
+    if served("assets/fonts/roboto.woff2"):
+        out.append("assets/fonts/roboto.woff2")
+    return ["assets/FontManifest.json"] + [p for p in dict.fromkeys(out) if served(p)]
+
+
+def wants_html(scope: Scope) -> bool:
+    """A page load (a navigation asks for text/html), as opposed to a script, image or API call."""
+    for k, val in scope.get("headers", []):
+        if k.lower() == b"accept":
+            return b"text/html" in val
+    return False
+
+
+def accepts_gzip(header: str) -> bool:
+    """The client takes gzip (q > 0), as ServeStatic reads Accept-Encoding for the static files."""
+    return bool({"gzip", "*"} & parse_accept_encoding(header))
+
+
+@dataclass
+class Page:
+    """Flet's index.html, rewritten (see the module's docstring)."""
+
+    version: str | None  # the client files' version (None: unversioned URLs, as Flet wrote them)
+    served: Callable[[str], bool]  # is this path (under the web root) one of the client's files?
+    fonts: list[str] = field(default_factory=list)
+    preload: bool = True
+    preload_tags: bool = True
+    boot_cookie: bool = True
+
+    def static_preloads(self, html: str, ua: str) -> list[tuple[str, str | None]]:
+        """(path, as) of the files the page preloads with plain tags (as None: a module script)."""
+        out: list[tuple[str, str | None]] = []
+        if not self.preload_tags:
+            return out
+        m = CHROMIUM_UA.search(ua)
+        renderer = re.search(r'flet\.webRenderer="([a-z]*)";', html)
+        if m and int(m.group(1)) >= WASM_GC_CHROMIUM and (renderer is None or renderer.group(1) != "canvaskit"):
+            out += [(p, kind) for p, kind in SKWASM_STATIC if self.served(p)]
+        return out + [(p, "fetch") for p in self.fonts]
+
+    def rewrite(self, html: str, ws_path: str | None = None, ua: str = "") -> str:
+        if ws_path:
+            html = WS_ENDPOINT.sub(f'flet.webSocketEndpoint="{ws_path}";', html)
+        if self.boot_cookie and "<head>" in html:
+            html = html.replace("<head>", "<head>\n" + boot.BOOT_JS, 1)
+        if "<head>" in html:  # first of all: a `C` locale must not stop Flutter (boot.LOCALE_JS)
+            html = html.replace("<head>", "<head>\n" + boot.LOCALE_JS, 1)
+        # the app's own loading screen instead of Flet's logo (companion/ui/boot.py)
+        html = LOADING_IMG.sub(lambda m: boot.loading_screen(m.group(1)), html, count=1)
+        if self.version is None or 'flet.assetBase="/";' not in html:
+            return html  # (mounted below a path prefix: left as Flet wrote it)
+        pre = f"/v/{self.version}/"
+        for key in ("entrypointBaseUrl", "assetBase"):
+            html = html.replace(f'flet.{key}="/";', f'flet.{key}="{pre}";')
+        html = html.replace('flet.canvasKitBaseUrl="/canvaskit/";', f'flet.canvasKitBaseUrl="{pre}canvaskit/";')
+        html = html.replace('flet.fontFallbackBaseUrl="assets/fonts/";',
+                            f'flet.fontFallbackBaseUrl="{pre}assets/fonts/";')
+
+        def local(m: re.Match[str]) -> str:
+            ref = m.group(2)
+            return f'{m.group(1)}="{pre}{ref}"' if self.served(ref) else m.group(0)
+        html = PAGE_REF.sub(local, html)
+        if self.preload:
+            tags = self.static_preloads(html, ua)
+            script = PRELOAD_JS % {"base": json.dumps(pre), "fonts": json.dumps(self.fonts),
+                                   "static": json.dumps([p for p, _ in tags])}
+            at = html.find(f'<script src="{pre}python.js"')
+            at = at if at >= 0 else html.find("</head>")
+            if at >= 0:
+                html = html[:at] + script + html[at:]
+            links = "".join(f'<link rel="modulepreload" href="{pre}{p}">' if kind is None else
+                            f'<link rel="preload" href="{pre}{p}" as="{kind}" crossorigin="anonymous">'
+                            for p, kind in tags)
+            # after the page's first script (a parser-blocking one: asked for first, before the
+            # megabytes; the preload scanner reads on past it while it loads)
+            after = re.search(r'<script src="[^"]*python\.js"></script>', html) or re.search(r"</head>", html)
+            if links and after:
+                at = after.end() if after.group(0).startswith("<script") else after.start()
+                html = html[:at] + "\n" + links + html[at:]
+        return html
+
+    async def serve(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send, ws_path: str | None) -> None:
+        """index.html from Flet, rewritten (the WebSocket at `ws_path` if given); gzipped, and
+        revalidated by an ETag of the rewritten page (the page itself stays no-cache: it is what
+        names the version). Anything else Flet answers passes through."""
+        asked = {k.lower(): val for k, val in scope.get("headers", [])}
+        inner = {**scope, "method": "GET",  # (a HEAD is answered from the rewritten GET)
+                 "headers": [(k, val) for k, val in scope.get("headers", [])
+                             if k.lower() not in (b"if-none-match", b"if-modified-since")]}
+        state: dict[str, Any] = {"head": None, "chunks": [], "through": False}
+
+        async def collect(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                hs = list(message.get("headers", []))
+                ctype = next((val for k, val in hs if k.lower() == b"content-type"), b"")
+                encoded = any(k.lower() == b"content-encoding" for k, _ in hs)
+                if message.get("status") != 200 or not ctype.startswith(b"text/html") or encoded:
+                    state["through"] = True
+                    if not any(k.lower() == b"cache-control" for k, _ in hs):
+                        hs.append((b"cache-control", NO_CACHE))
+                    await send({**message, "headers": hs})
+                    return
+                state["head"] = message
+            elif state["through"]:
+                await send(message)
+            elif message["type"] == "http.response.body":
+                state["chunks"].append(message.get("body", b""))
+
+        await app(inner, receive, collect)
+        head = state["head"]
+        if state["through"] or head is None:
+            return
+        hs = [(k, val) for k, val in head.get("headers", [])
+              if k.lower() not in (b"content-length", b"cache-control", b"etag", b"last-modified")]
+        body = b"".join(state["chunks"])
+        try:
+            html = self.rewrite(body.decode("utf-8"), ws_path,
+                                asked.get(b"user-agent", b"").decode("latin-1")).encode("utf-8")
+        except UnicodeError:
+            html = body
+        etag = f'"p-{hashlib.sha256(html).hexdigest()[:20]}"'
+        hs += [(b"cache-control", NO_CACHE), (b"etag", etag.encode()), (b"vary", b"accept-encoding, user-agent"),
+               (b"content-security-policy", CSP)]
+        if etag in asked.get(b"if-none-match", b"").decode("latin-1"):
+            await send({"type": "http.response.start", "status": 304, "headers": hs})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        if accepts_gzip(asked.get(b"accept-encoding", b"").decode("latin-1")):
+            html = gzip.compress(html, compresslevel=6, mtime=0)
+            hs.append((b"content-encoding", b"gzip"))
+        hs.append((b"content-length", str(len(html)).encode()))
+        await send({"type": "http.response.start", "status": 200, "headers": hs})
+        await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else html})
+
+
+def _buffered(send: Send, change: Callable[[bytes], bytes], cache_control: bytes) -> Send:
+    """`send` with a 200's body passed through `change` (e.g. Flet's FontManifest.json, trimmed)."""
+    start: dict[str, Message] = {}
+    chunks: list[bytes] = []
+
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            start["m"] = message
+            return
+        if message["type"] != "http.response.body":
+            await send(message)
+            return
+        chunks.append(message.get("body", b""))
+        if message.get("more_body"):
+            return
+        head = start["m"]
+        body = b"".join(chunks)
+        if head.get("status") == 200 and body:
+            try:
+                body = change(body)
+            except (ValueError, UnicodeError):
+                pass
+        # (the ETag stays: the change is a pure function of the file it names)
+        hs = [(k, v) for k, v in head.get("headers", []) if k.lower() not in (b"content-length", b"cache-control")]
+        hs += [(b"content-length", str(len(body)).encode()),
+               (b"cache-control", cache_control if head.get("status") == 200 else NO_CACHE)]
+        await send({**head, "headers": hs})
+        await send({"type": "http.response.body", "body": body})
+    return wrapped
+
+
+def trim_fonts(send: Send, drop: tuple[str, ...], cache_control: bytes = NO_CACHE) -> Send:
+    """Flet's (no_cdn-patched) FontManifest.json without the unused families."""
+    def change(body: bytes) -> bytes:
+        fonts = json.loads(body)
+        if not isinstance(fonts, list):
+            return body
+        kept = [f for f in fonts if not (isinstance(f, dict) and str(f.get("family", "")).startswith(drop))]
+        return json.dumps(kept, separators=(",", ":")).encode()
+    return _buffered(send, change, cache_control)
+
+
+def own_colours(send: Send, cache_control: bytes = NO_CACHE) -> Send:
+    """Flet's manifest.json in the app's colours."""
+    def change(body: bytes) -> bytes:
+        manifest = json.loads(body)
+        if not isinstance(manifest, dict):
+            return body
+        return json.dumps({**manifest, **MANIFEST_COLOURS}, indent=2).encode()
+    return _buffered(send, change, cache_control)
+
+
+def with_cache_control(send: Send, cache_control: bytes = NO_CACHE) -> Send:
+    """Cache-Control added when the response has none; a versioned (immutable) one only on a 200."""
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            hs = list(message.get("headers", []))
+            if cache_control != NO_CACHE:
+                hs = [(k, v) for k, v in hs if k.lower() != b"cache-control"]
+            if not any(k.lower() == b"cache-control" for k, _ in hs):
+                hs.append((b"cache-control", cache_control if message.get("status") == 200 else NO_CACHE))
+            message = {**message, "headers": hs}
+        await send(message)
+    return wrapped
