@@ -50,7 +50,9 @@ from typing import Any
 from wsgiref.headers import Headers
 
 from servestatic import ServeStaticASGI
+from servestatic.asgi import FileServerASGI
 from servestatic.responders import StaticFile
+from servestatic.utils import decode_path_info
 
 from companion import settings
 from companion.page import (
@@ -116,6 +118,7 @@ BOOT_FILES = {
                "assets/AssetManifest.bin", "assets/shaders/ink_sparkle.frag", "assets/shaders/stretch_effect.frag"],
 }
 SUFFIX = {"br": ".br", "zstd": ".zst", "gzip": ".gz"}
+BLOCK = 1 << 20  # bytes a file is sent in (see _FileSender)
 
 
 def _zstd_module() -> Any:
@@ -265,12 +268,29 @@ class Precompressed:
             return None
 
 
+class _FileSender(FileServerASGI):
+    """ServeStatic's sender, in blocks of BLOCK bytes instead of 8 kB: each block is a hop to a
+    file thread and an ASGI message (uvicorn offers neither `pathsend` nor `zerocopysend`), and a
+    first join's 4 MB in 8 kB blocks cost ≈ 0.1 s of server CPU more than the old one-piece reads."""
+
+    def __init__(self, static_file: Any) -> None:
+        super().__init__(static_file)
+        self.block_size = BLOCK
+
+
 class ClientFiles(ServeStaticASGI):
     """ServeStatic, with each file's compressed copies taken from the cache directory (`variants`:
-    file → {encoding: copy}) instead of from beside the file. The same as the library's
-    `get_static_file`, but for where the copies are."""
+    file → {encoding: copy}) instead of from beside the file: the library's `get_static_file`
+    but for where the copies are, and its `__call__` but for the block size (`_FileSender`)."""
 
     variants: dict[str, dict[str, str]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:  # type: ignore[override]
+        found = self.files.get(decode_path_info(scope["path"])) if scope["type"] == "http" else None
+        if found is not None:
+            await _FileSender(found)(scope, receive, send)  # type: ignore[arg-type]
+            return
+        await self.application(scope, receive, send)  # type: ignore[arg-type]
 
     def get_static_file(self, path: str, url: str, stat_cache: dict[str, os.stat_result] | None = None) -> StaticFile:
         headers = Headers([])
@@ -280,7 +300,12 @@ class ClientFiles(ServeStaticASGI):
             headers["Access-Control-Allow-Origin"] = "*"
         if self.add_headers_function is not None:
             self.add_headers_function(headers, path, url)
-        return StaticFile(path, headers.items(), encodings=self.variants.get(path, {}))
+        static = StaticFile(path, headers.items(), encodings=self.variants.get(path, {}))
+        # Without Last-Modified (Cache-Control and the ETag decide; If-Modified-Since still works):
+        # ≈ 40 bytes a file that a first join need not carry
+        static.alternatives = [(enc, p, [h for h in hs if h[0] != "Last-Modified"])
+                               for enc, p, hs in static.alternatives]
+        return static
 
 
 def client_files(roots: list[Path], substitutes: dict[str, Path]) -> dict[str, Path]:
