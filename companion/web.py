@@ -264,7 +264,7 @@ class Precompressed:
                 return None
             os.replace(tmp, dst)
             return dst
-        except OSError:
+        except Exception:  # noqa: BLE001 - (an encoder's error too) a copy not made is simply not offered
             return None
 
 
