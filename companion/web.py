@@ -9,7 +9,8 @@ middleware):
   the smallest compressed copy the browser accepts (`Content-Encoding`, `Vary`), answers ETag /
   If-Modified-Since revalidations with 304, HEAD and Range requests;
 * the copies are made **once**, into a cache directory (`Precompressed`; per user, shared by every
-  server of this flet-web version), by a background thread at the first start: gzip for every
+  server of this flet-web version), at the first start – the boot files' gzip copies before the
+  first request is served, the rest by a background thread at the lowest priority: gzip for every
   file (the two big files are the committed zopfli gzips, `companion/assets/precompressed/`,
   5–6 % smaller than zlib's), then zstd (`compression.zstd`, or the `backports.zstd` package
   before Python 3.14) and brotli (when the `brotli` module is installed). Nothing is compressed
@@ -36,6 +37,7 @@ background (tests).
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import hashlib
 import importlib
@@ -428,27 +430,35 @@ class WebFront:
                 static.add_file_to_dictionary(prefix + rel, str(f))
         return static
 
-    def precompress(self) -> None:
-        """Make the missing copies: gzip first (fast), the boot files before the rest, then the
-        slower, better encoders; ServeStatic's table is renewed after each step."""
+    def steps(self) -> list[tuple[str, list[str]]]:
+        """(encoding, files) in the order the copies are made: gzip first (fast), the boot files
+        before the rest, then the slower, better encoders."""
         rest = [r for r in self.files if r not in self.warm]
-        for enc in reversed(self.encodings):
-            for batch in (self.warm, rest):
-                made = [self.cache.make(rel, self.files[rel], enc) for rel in batch
-                        if self.cache.ready(rel, self.files[rel], enc) is None]
-                if any(m is not None for m in made):
-                    self.static = self.table()
+        return [(enc, batch) for enc in reversed(self.encodings) for batch in (self.warm, rest) if batch]
 
-    def start(self) -> None:
-        """At the first ASGI event (the server's start-up): the copies, and Flet's modules imported."""
+    def precompress(self, steps: list[tuple[str, list[str]]] | None = None) -> None:
+        """Make the missing copies; ServeStatic's table is renewed after each step that made one."""
+        for enc, batch in self.steps() if steps is None else steps:
+            made = [self.cache.make(rel, self.files[rel], enc) for rel in batch
+                    if self.cache.ready(rel, self.files[rel], enc) is None]
+            if any(m is not None for m in made):
+                self.static = self.table()
+
+    async def start(self) -> None:
+        """At the first ASGI event (the server's start-up, before it serves a request): the copies,
+        and Flet's modules imported. The boot files' gzip copies (≈ 3 s of CPU, once) are made before
+        the first request, so no phone ever gets the client uncompressed; the rest in a thread at
+        the lowest priority (COMPANION_STATIC_WARM=0: everything before the first request)."""
         self._started = True
-        if self.in_background:
+        steps = self.steps()
+        first = 1 if self.in_background and steps and steps[0][0] == "gzip" else 0 if self.in_background else len(steps)
+        if first:
+            await asyncio.to_thread(self.precompress, steps[:first])
+        if steps[first:]:
             def run() -> None:
                 _lowest_priority()
-                self.precompress()
+                self.precompress(steps[first:])
             threading.Thread(target=run, name="static-compress", daemon=True).start()
-        else:
-            self.precompress()
         if self.warm_modules:
             threading.Thread(target=import_all, args=(self.warm_modules,), name="warm-imports", daemon=True).start()
 
@@ -461,7 +471,7 @@ class WebFront:
     # ---------- ASGI ----------
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not self._started:
-            self.start()
+            await self.start()
         path = scope.get("path", "")
         if scope["type"] == "websocket":
             if self.ws_per_table and TABLE_WS.match(path):

@@ -262,3 +262,32 @@ def test_ws_per_table_seam(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
         assert 'flet.webSocketEndpoint="/ws";' in c.get("/").text
         with c.websocket_connect("/ws/ABCD") as ws:  # Flet's handler accepts it
             assert ws is not None
+
+
+def test_the_first_start_gzips_the_boot_files_before_the_first_request(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On an empty cache the boot files' gzip copies are made before anything is served (no phone
+    gets the client uncompressed); the other files follow from a background thread."""
+    import time
+
+    monkeypatch.delenv("COMPANION_STATIC_WARM", raising=False)
+    root = tmp_path / "web"
+    root.mkdir()
+    data = ("let x = 1;\n" * 500).encode()
+    for name in ("boot.js", "later.js"):
+        (root / name).write_bytes(data)
+
+    async def not_found(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 404, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    front = WebFront(not_found, [root], tmp_path / "cache", encodings=["gzip"], warm=["boot.js"])
+    c = TestClient(front)
+    assert c.get("/boot.js", headers={"Accept-Encoding": "gzip"}).headers["content-encoding"] == "gzip"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if c.get("/later.js", headers={"Accept-Encoding": "gzip"}).headers.get("content-encoding") == "gzip":
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("later.js was not compressed in the background")
