@@ -387,25 +387,19 @@ class WebFront:
         return (rel, self.files[rel]) if rel in self.files else None
 
     def _version(self) -> str:
+        """A hash of the flet-web version, these rules and every served file's path, size and mtime."""
         h = hashlib.sha256(f"{RULES}\0{self.drop_fonts}".encode())
         try:
             from flet_web.version import version as flet_web_version
             h.update(str(flet_web_version).encode())
         except ImportError:
             pass
-        for rel, sub in sorted(self.substitutes.items()):
-            st = sub.stat()
-            h.update(f"\0={rel}\0{sub}\0{st.st_size}\0{st.st_mtime_ns}".encode())
-        for root in self.roots:
-            h.update(f"\0{root}".encode())
-            for dirpath, dirnames, filenames in os.walk(root):
-                dirnames.sort()
-                for name in sorted(filenames):
-                    try:
-                        st = os.stat(os.path.join(dirpath, name))
-                    except OSError:
-                        continue
-                    h.update(f"\0{os.path.relpath(os.path.join(dirpath, name), root)}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+        for rel, f in sorted(self.files.items()):
+            try:
+                st = f.stat()
+            except OSError:
+                continue
+            h.update(f"\0{rel}\0{f}\0{st.st_size}\0{st.st_mtime_ns}".encode())
         return h.hexdigest()[:12]
 
     # ---------- the files: ServeStatic's table, the copies made once ----------
