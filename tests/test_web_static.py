@@ -291,3 +291,24 @@ def test_the_first_start_gzips_the_boot_files_before_the_first_request(tmp_path:
         time.sleep(0.05)
     else:
         raise AssertionError("later.js was not compressed in the background")
+
+
+def test_zstd_where_the_browser_takes_it_and_the_smallest_copy_wins(tmp_path: Path) -> None:
+    """Chromium asks for zstd (Safari for br, never zstd): each gets the smallest copy it accepts."""
+    from companion.web import _zstd_module, available_encoders
+
+    zstd = _zstd_module()
+    if zstd is None or "zstd" not in available_encoders():
+        pytest.skip("no zstd encoder (backports-zstd before Python 3.14)")
+    root = tmp_path / "web"
+    root.mkdir()
+    data = "".join(f"function f{i}() {{ return {i * 7919 % 1000}; }}\n" for i in range(3000)).encode()
+    (root / "app.js").write_bytes(data)
+    front = WebFront(lambda *a: None, [root], tmp_path / "cache", encodings=["zstd", "gzip"])  # type: ignore[arg-type, return-value]
+    front.precompress()
+    c = TestClient(front.static)
+    for accept, enc in (("gzip, deflate, br, zstd", "zstd"), ("gzip, deflate, br", "gzip"), ("identity", None)):
+        with c.stream("GET", "/app.js", headers={"Accept-Encoding": accept}) as r:
+            raw = b"".join(r.iter_raw())
+        assert r.headers.get("content-encoding") == enc, accept
+        assert {"zstd": zstd.decompress, "gzip": gzip.decompress, None: bytes}[enc](raw) == data
