@@ -237,7 +237,8 @@ async def test_a_burst_of_closed_sessions_is_followed_by_a_full_collection(monke
     monkeypatch.setattr(sessions._Collector, "closed", 0)
     monkeypatch.setattr(sessions._Collector, "pending", None)
     monkeypatch.setattr(sessions._Collector, "runs", 0)
-    monkeypatch.setattr(sessions._Collector, "tail", False)
+    monkeypatch.setattr(sessions._Collector, "tail", None)
+    monkeypatch.setattr(sessions._Collector, "burst", 0)
     monkeypatch.setattr(sessions, "TAIL_DELAY", 0.3)
     t, tokens, server, pubsub = await _table()
     clients = [H.Client(server, f"/t/{t.code}", {"lang": "en"}) for _ in range(3)]
@@ -250,7 +251,7 @@ async def test_a_burst_of_closed_sessions_is_followed_by_a_full_collection(monke
         await _settle()
         clients.clear()
         del c
-        await asyncio.sleep(1.3)  # one second after the third close
+        await asyncio.sleep(1.3)  # the burst's tail: TAIL_DELAY after its last close
         assert sessions._Collector.runs == 1
         assert sessions._Collector.found > 3 * 500  # ≈ 800 blocks a session, all in cycles
         late = H.Client(server, f"/t/{t.code}", {"lang": "en"})  # the tail of the burst
@@ -261,3 +262,69 @@ async def test_a_burst_of_closed_sessions_is_followed_by_a_full_collection(monke
         assert sessions._Collector.runs == 2 and sessions._Collector.found > 300
     finally:
         gc.enable()
+
+
+async def test_past_the_budget_the_oldest_dropped_never_seated_sessions_are_ended_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """1,000 tabs opened and dropped kept ≈ 1,000 sessions for the grace and Flet's sweep: at most
+    WAITING_MAX wait; the oldest past it are ended now (a seated phone is not counted)."""
+    from companion.ui import sessions
+
+    monkeypatch.setenv("COMPANION_UNSEATED_GRACE", "30")
+    monkeypatch.setattr(sessions, "WAITING_MAX", 2)
+    monkeypatch.setattr(sessions._Waiting, "order", {})
+    t, tokens, server, pubsub = await _table()
+    seated = (await H.open_table(server, pubsub, t, tokens[:1], host=False))[0]
+    joining = [H.Client(server, f"/t/{t.code}", {"lang": "en"}) for _ in range(4)]
+    for c in joining:
+        await c.open(pubsub)
+    await seated.session.disconnect(3600)
+    for c in joining:
+        await c.session.disconnect(3600)
+    now = datetime.now(UTC)
+    ended = [c.session.expires_at is not None and c.session.expires_at <= now for c in joining]
+    assert ended == [True, True, False, False]  # the two oldest at once, the others wait their grace
+    assert (seated.session.expires_at - now).total_seconds() > 3000
+    assert len(sessions._Waiting.order) == 2
+    conn = H.FakeConnection(asyncio.get_running_loop(), pubsub, joining[3].prefs)  # one comes back:
+    conn.session = joining[3].session
+    await joining[3].session.connect(conn)
+    assert len(sessions._Waiting.order) == 1  # it no longer waits to be ended
+    for c in (seated, *joining):
+        c.close()
+
+
+async def test_a_session_closed_before_its_storage_answered_frees_its_screen_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tab dropped right after it registered never answers the storage reads: its screen waited
+    5 s for each, then 15 s more (the 'looking for your seat' timer), after Flet had closed the
+    session – in a burst of dropped tabs, hundreds of dead screens at once. On close, the reads
+    and the timer are cancelled, the screen follows no table, and the collector can free it."""
+    import gc
+    import weakref
+
+    class Mute(H.FakeConnection):
+        def send_message(self, message: Any) -> None:
+            body = getattr(message, "body", None)
+            if getattr(body, "name", None) == "get":
+                return  # a storage read that is never answered
+            super().send_message(message)
+
+    monkeypatch.setattr(H, "FakeConnection", Mute)
+    t, tokens, server, pubsub = await _table()
+    c = H.Client(server, f"/t/{t.code}", {"lang": "en"})
+    opening = asyncio.ensure_future(c.open(pubsub))
+    await asyncio.sleep(0.3)
+    assert c.session is not None
+    screen = c.session.page.data
+    ref = weakref.ref(screen)
+    del screen
+    c.session.close()  # as Flet's sweep does: on_close in a task
+    await asyncio.wait_for(opening, 2)  # route() stops at once, not after the 5 s read
+    await _settle()
+    assert not t._listeners
+    c.session = None
+    c.conn = None
+    del opening
+    gc.collect()
+    assert ref() is None

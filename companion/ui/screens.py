@@ -31,7 +31,14 @@ from companion.table.table import COLOURS, Table
 from companion.ui import boot, kit
 from companion.ui.games import screens as game_screens
 from companion.ui.kit import UiContext
-from companion.ui.sessions import expire_now, session_closed, unseated_grace
+from companion.ui.sessions import (
+    delete_now,
+    expire_now,
+    session_closed,
+    unseated_grace,
+    waiting_add,
+    waiting_remove,
+)
 
 RELOAD = "reload"  # _host_token: the page is being loaded again
 
@@ -164,6 +171,7 @@ class Screen:
         self._prefetched: dict[str, Any] = {}  # answers asked for at start, used once
         self._background: set[asyncio.Future[Any]] = set()
         self._finding = False  # the browser's storage has not answered yet: the seat is unknown
+        self._asks: set[asyncio.Future[Any]] = set()  # storage reads not answered yet
         self._defer_go = False  # start() draws the first screen itself, then moves to `_deferred`
         self._stored: dict[str, Any] = {}  # what the browser's storage is known to hold (boot cookie)
         self._deferred: str | None = None
@@ -238,15 +246,22 @@ class Screen:
         if key in self._prefetched:
             return self._prefetched.pop(key)
         fut = asyncio.ensure_future(self.prefs.get(key))
+        self._asks.add(fut)
+        fut.add_done_callback(self._asks.discard)
         try:
             return await asyncio.wait_for(asyncio.shield(fut), 5)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if self._closed and not (task is not None and task.cancelling()):
+                return None  # the session closed (_on_close cancelled the read): route() stops
+            raise
         except Exception:
-            if late is not None:
+            if late is not None and not self._closed:
                 # Not an answer: until it comes (or for 15 s), the phone says it is looking
                 # rather than offering the join buttons (a tap there would take a second seat).
                 self._finding = True
                 fut.add_done_callback(functools.partial(self._late_answer, key, late))
-                asyncio.get_running_loop().call_later(15, self._stop_finding)
+                self._finding_timer = asyncio.get_running_loop().call_later(15, self._stop_finding)
             else:
                 fut.cancel()
             return None
@@ -316,8 +331,19 @@ class Screen:
             self.table.connect(self.seat)
         self.render(force=True)
 
+    _closed = False  # Flet closed this session: it follows no table any more
+    _finding_timer: asyncio.TimerHandle | None = None
+
     def _on_close(self, e: Any) -> None:
+        """Flet ended this session: nothing of it may hold the screen any longer (a burst of dropped
+        tabs otherwise keeps each one's screen for the 5 + 15 s of an unanswered storage read)."""
+        self._closed = True
         self._keep()
+        if self._finding_timer is not None:
+            self._finding_timer.cancel()
+            self._finding_timer = None
+        for fut in list(self._asks):
+            fut.cancel()
         self._leave_table()
         session_closed()  # a burst of closed sessions is followed by a full collection
 
@@ -332,7 +358,7 @@ class Screen:
 
     def _changed(self, table: Table) -> None:
         """Called by the table after every change: re-render in this session's task."""
-        if not self._online():  # asleep: off the table's list, re-rendered on reconnect
+        if self._closed or not self._online():  # asleep: off the table's list, re-rendered on reconnect
             self._away_from(table)
             return
         if self._pending:
@@ -382,19 +408,26 @@ class Screen:
         except RuntimeError:
             return
         self._let_go = loop.call_later(unseated_grace(), self._let_go_if_never_sat)
+        if self.token is None:
+            waiting_add(id(self), self._let_go_if_never_sat)
 
     def _keep(self) -> None:
+        waiting_remove(id(self))
         if self._let_go is not None:
             self._let_go.cancel()
             self._let_go = None
 
-    def _let_go_if_never_sat(self) -> None:
-        self._let_go = None
+    def _let_go_if_never_sat(self, now: bool = False) -> None:
+        """Its grace is over (or, `now`, the budget of waiting sessions is full): end it."""
+        self._keep()
         if self._online() or self.token is not None:
             return
         if self.table is not None:
             self._away_from(self.table)
-        expire_now(self.page.session)
+        if now:
+            delete_now(self.page.session)
+        else:
+            expire_now(self.page.session)
 
     async def _refresh(self) -> None:
         self._pending = False
@@ -444,6 +477,9 @@ class Screen:
                     return
             else:
                 address = await self._seat_token(table, query, route)
+            if self._closed:  # the session ended while storage was asked: nothing to follow
+                self._leave_table()
+                return
             table.subscribe(self._changed)
             if address is not None and self.token is not None and (
                     self.seat is not None or table.is_spectator(self.token)):

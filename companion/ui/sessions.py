@@ -39,6 +39,56 @@ def expire_now(session: Any) -> None:
     session._Session__expires_at = datetime.now(UTC)
 
 
+# ---------- a budget of dropped never-seated sessions ----------
+# Each never-seated session waits its grace (above) in case its tab comes back. Waiting is cheap for
+# a few, but a burst of tabs opened and dropped (1,000 on /t/CODE) kept every one for the grace plus
+# Flet's 10 s sweep, ≈ 55 kB each – and the heap they raised stays that high (RSS rarely falls back).
+# At most WAITING_MAX of them wait; past that the oldest is ended at once (not at the next sweep):
+# its tab, if it ever comes back, gets a new session and the same screen.
+WAITING_MAX = 64
+
+
+class _Waiting:
+    order: dict[int, Any] = {}  # id(screen) -> the let-go callback, oldest first
+    ended = 0
+
+
+def waiting_add(key: int, let_go: Any) -> None:
+    """A never-seated session's socket dropped: it waits; past the budget the oldest is ended now."""
+    w = _Waiting.order
+    w.pop(key, None)
+    w[key] = let_go
+    while len(w) > WAITING_MAX:
+        oldest = next(iter(w))
+        fn = w.pop(oldest)
+        _Waiting.ended += 1
+        fn(True)
+
+
+def waiting_remove(key: int) -> None:
+    _Waiting.order.pop(key, None)
+
+
+def delete_now(session: Any) -> None:
+    """End a disconnected Flet session now, as Flet's sweep does (its app manager's delete_session:
+    off its list, then closed). Flet keys its list by page, session and client, so the key is found
+    by the session itself. Pinned internals: flet==1.0.5 (tests/test_sessions.py checks)."""
+    if session is None or session.connection is not None:
+        return
+    try:
+        from flet_web.fastapi.flet_app_manager import app_manager
+        loop = asyncio.get_running_loop()
+    except (ImportError, RuntimeError):
+        expire_now(session)
+        return
+    held = getattr(app_manager, "_FletAppManager__sessions", {})
+    key = next((k for k, v in held.items() if v is session), None)
+    if key is None:
+        expire_now(session)
+        return
+    loop.create_task(app_manager.delete_session(key))
+
+
 def flet_sessions() -> dict[str, int]:
     """How many sessions Flet holds in this process, and how many of them have a socket now
     (for /health: a count that climbs and stays up is a leak). Pinned internals, as above."""
@@ -56,47 +106,62 @@ def flet_sessions() -> dict[str, int]:
 # them found only by the cycle collector). Sessions live long enough to reach the oldest
 # generation, which this server collects rarely (companion/app.py GC_THRESHOLDS: a full
 # collection stops every table), so 1,000 dropped tabs left ≈ 270,000 dead objects and 60 MB in
-# the process long after Flet had closed them. A full collection now follows a burst of closed
-# sessions: COLLECT_AFTER of them since the last one, at most every COLLECT_GAP seconds, one
-# second after the close that reached the count (Flet closes expired sessions in batches every
-# 10 s), then glibc's malloc_trim hands free heap pages back; the sessions that close after a
-# burst's last collection get one more, TAIL_DELAY s after the first of them. A venue's own phones close few
-# sessions (a seated phone keeps its session for an hour, a reload reuses it): this runs when
-# tabs are opened and dropped in the hundreds.
-COLLECT_AFTER = 100
-COLLECT_GAP = 10.0
-TAIL_DELAY = 20.0  # s: the sessions that closed after a burst's last collection, once more
+# the process long after Flet had closed them. Full collections now follow a burst of closed
+# sessions: once COLLECT_AFTER have closed since the last one, at most every COLLECT_GAP seconds
+# while the burst goes on (so the garbage of one part of the burst is freed before the next part
+# comes, and the heap does not climb to the whole burst's size: RSS, once raised, rarely falls
+# back), then glibc's malloc_trim hands free heap pages back; and once more TAIL_DELAY seconds
+# after the burst's last close (a closed session is freed a little after its close event). What
+# closes within RECENT seconds of a collection counts as the same burst's tail. The collections
+# are short because what lives as long as the process is frozen out of the collector's sight at
+# start (companion/cli.py freeze_startup). A venue's own phones close few sessions (a seated
+# phone keeps its session for an hour, a reload reuses it): this runs when tabs are opened and
+# dropped in the hundreds.
+COLLECT_AFTER = 50
+COLLECT_GAP = 2.0  # s between two collections while a burst goes on
+TAIL_DELAY = 10.0  # s after the last close of a burst: once more (a closed session is freed a little later)
+RECENT = 60.0  # s: a close this soon after a collection belongs to the same burst's tail
 
 
 class _Collector:
-    closed = 0
+    closed = 0  # closed since the last collection
+    burst = 0  # closed since the last tail collection
     last = 0.0
     pending: Any = None
+    tail: Any = None
     runs = 0
     found = 0  # objects the last collection freed
-    tail = False  # the last collection followed a burst: the next close schedules one more
 
 
 def session_closed() -> None:
-    """Count one closed session; a burst of them is followed by a full collection (above)."""
+    """Count one closed session; a burst of them is followed by full collections (above)."""
     c = _Collector
     c.closed += 1
-    if c.pending is not None or (c.closed < COLLECT_AFTER and not c.tail):
-        return
+    c.burst += 1
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return
-    if c.closed >= COLLECT_AFTER:
+    if c.pending is None and c.closed >= COLLECT_AFTER:
         c.pending = loop.call_later(max(1.0, c.last + COLLECT_GAP - loop.time()), collect_closed)
-    else:  # the tail of a burst: what closed after its last collection, collected once more
-        c.pending = loop.call_later(TAIL_DELAY, collect_closed)
+    if c.burst >= COLLECT_AFTER or (c.runs and loop.time() - c.last < RECENT):
+        if c.tail is not None:
+            c.tail.cancel()
+        c.tail = loop.call_later(TAIL_DELAY, collect_tail)
+
+
+def collect_tail() -> None:
+    c = _Collector
+    c.tail = None
+    c.burst = 0
+    collect_closed()
 
 
 def collect_closed() -> None:
     c = _Collector
+    if c.pending is not None:
+        c.pending.cancel()
     c.pending = None
-    c.tail = c.closed >= COLLECT_AFTER  # a burst: one more collection for its tail
     c.closed = 0
     c.found = gc.collect()
     trim_heap()
