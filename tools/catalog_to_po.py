@@ -3,8 +3,9 @@ plural entries for the messages that show a count.
 
     .venv/bin/python tools/catalog_to_po.py MODULE:ATTR OUT_DIR [--domain NAME] [--forms MODULE:ATTR]
 
-    # the platform catalog (how companion/i18n/locale/ was made from the old companion/i18n/core.py):
-    .venv/bin/python tools/catalog_to_po.py companion.i18n.core:MESSAGES companion/i18n/locale \
+    # the platform catalog (how companion/i18n/locale/ was made from the old companion/i18n/core.py,
+    # git show 5b091e4:companion/i18n/core.py > /tmp/core.py):
+    .venv/bin/python tools/catalog_to_po.py /tmp/core.py:MESSAGES companion/i18n/locale \
         --domain companion --forms tools.plural_forms:CORE
     # a game's catalog, into its folder:
     .venv/bin/python tools/catalog_to_po.py companion.games.lutece.messages:MESSAGES \
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -35,10 +37,19 @@ from companion.i18n.po import as_plurals, count_candidates, problems, write_cata
 
 
 def load(spec: str):
-    module, _, attr = spec.partition(":")
-    if not attr:
-        raise SystemExit(f"{spec!r}: give MODULE:ATTRIBUTE, e.g. companion.i18n.core:MESSAGES")
-    obj = importlib.import_module(module)
+    """`package.module:ATTR` or `path/to/file.py:ATTR` (a file need not be importable: an old
+    version taken out of git, e.g. `git show hgames:companion/i18n/core.py > /tmp/core.py`)."""
+    module, _, attr = spec.rpartition(":")
+    if not module or not attr:
+        raise SystemExit(f"{spec!r}: give MODULE:ATTRIBUTE, e.g. companion.games.lutece.messages:MESSAGES")
+    if module.endswith(".py"):
+        loader = importlib.util.spec_from_file_location(Path(module).stem, module)
+        if loader is None or loader.loader is None:
+            raise SystemExit(f"{module}: cannot be read as Python")
+        obj = importlib.util.module_from_spec(loader)
+        loader.loader.exec_module(obj)
+    else:
+        obj = importlib.import_module(module)
     for part in attr.split("."):
         obj = getattr(obj, part)
     return obj
@@ -63,7 +74,7 @@ def convert(messages, out_dir, domain, forms=None, warn=print) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("source", help="MODULE:ATTR of a {lang: {key: text}} dict")
+    ap.add_argument("source", help="MODULE:ATTR or FILE.py:ATTR of a {lang: {key: text}} dict")
     ap.add_argument("out_dir", type=Path, help="the locale directory to write (<lang>/LC_MESSAGES/<domain>.po)")
     ap.add_argument("--domain", default="messages", help="the .po file's name (default messages)")
     ap.add_argument("--forms", help="MODULE:ATTR of {key: (count, {lang: forms})} for the plural entries")
