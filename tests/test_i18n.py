@@ -153,3 +153,21 @@ def test_plural_forms_for_the_games_fit_their_catalogs(tmp_path):
     core = as_plurals({lang: {k: str(v) for k, v in CORE[lang].items()} for lang in i18n.LANGS}, plural_forms.CORE)
     assert {lang: [tuple(getattr(v, "forms", (v,))) for v in core[lang].values()] for lang in i18n.LANGS} == {
         lang: [tuple(getattr(v, "forms", (v,))) for v in CORE[lang].values()] for lang in i18n.LANGS}
+
+
+@pytest.mark.parametrize("lang,locked,want", [
+    ("en", 0, "0 of 3 have locked"), ("en", 1, "1 of 3 has locked"), ("en", 2, "2 of 3 have locked"),
+    ("de", 1, "1 von 3 hat festgelegt"), ("de", 2, "2 von 3 haben festgelegt"),
+    ("fr", 0, "0 sur 3 a verrouillé"), ("fr", 1, "1 sur 3 a verrouillé"), ("fr", 2, "2 sur 3 ont verrouillé"),
+])
+def test_the_host_screen_counts_locked_seats_in_the_right_form(lang, locked, want):
+    """The sealed vote's host screen (the screen said "1 of 3 have locked", "1 sur 3 ont verrouillé")."""
+    from companion.ui.games import screens
+    from tests.ui_harness import act, ctx, started_table, text
+
+    t = started_table("sealed_vote", ["Ann", "Bob", "Cy"])
+    for seat in range(locked):
+        act(t, seat, {"type": "submit", "value": "sv.yes"})
+        act(t, seat, {"type": "lock"})
+    shown = text(screens("sealed_vote").host(ctx(t, None, host=True, lang=lang)))
+    assert want in shown
