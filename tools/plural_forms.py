@@ -1,10 +1,10 @@
 """The plural forms of the messages that show a count, for tools/catalog_to_po.py `--forms`.
 
-`{key: (count, {lang: forms})}`: `count` is the placeholder holding the number; per language the
-forms before the last (one string for English, German and French, which have two forms: CLDR's
-"one" and "other"; French "one" is 0 and 1), or all forms when the last differs from the old
-catalog text too (the "card(s)" messages). A language left out keeps its text for every form
-(German "Gold", English "gold"). The last form is the catalog's text unless all forms are given.
+`{key: (count, {lang: forms})}`: `count` is the placeholder holding the number; per language
+either one string, the singular (CLDR's "one"; French "one" is 0 and 1), the catalog's text being
+"other" – or a tuple (one, other) when "other" differs from the old catalog text too (the
+"card(s)" messages). CLDR's French "many" (whole millions) takes "other". A language left out
+keeps its text for every form (German "Gold", English "gold").
 
 CORE made companion/i18n/locale/; LUTECE, LUTETIA and QUOVADIS are for the game catalogs, to be
 converted when they live in their game folders (then this file can go: the .po files hold it all).

@@ -7,14 +7,19 @@ A catalog directory holds one folder per language, in gettext's layout:
 Each entry's msgid is the message key the code uses (`t(lang, "tbl.err.name_long", max=24)`),
 its msgstr the text with `str.format` placeholders. A message that shows a count is a gettext
 plural entry: msgid is the key, msgid_plural names the count's placeholder (`"{seconds}"`), and
-msgstr[0..] are the language's forms in gettext order (`Plural-Forms` of the file's header, the
-same as Babel's CLDR-derived rule: English and German `n != 1`, French `n > 1` – 0 and 1 take the
-singular). For example, in fr/LC_MESSAGES/companion.po:
+msgstr[0..] are the language's forms in gettext order, as the `Plural-Forms` line of the file's
+header says (written from Babel's CLDR rules: English and German two forms, `n != 1`; French
+three – "one" for 0 and 1, "many" for whole millions, "other"). For example, in
+fr/LC_MESSAGES/companion.po:
 
     msgid "tbl.err.too_many_guesses"
     msgid_plural "{seconds}"
     msgstr[0] "Trop de codes erronés. Attendez {seconds} seconde."
     msgstr[1] "Trop de codes erronés. Attendez {seconds} secondes."
+    msgstr[2] "Trop de codes erronés. Attendez {seconds} secondes."
+
+The form is chosen by the file's own header, so a .po file keeps working with another Babel
+version. A translator edits msgstr only (Poedit, Weblate); the keys and msgid_plural stay.
 
 `load_catalog(dir)` returns `{lang: {key: text}}` where a plural entry's text is a `Plural`: a
 `str` (the last, "many" form – the text the catalog had before plural forms, so code that only
