@@ -112,6 +112,9 @@ QUOVADIS = {
         "en": "{needed} yes vote needed · {player} brings {own}",
         "de": "{needed} Ja-Stimme nötig · {player} bringt {own} mit",
         "fr": "{needed} oui nécessaire · {player} en apporte {own}"}),
+    "quovadis.log.vote_passed": ("yes", {
+        "en": "Approved with {yes} of {needed} vote needed.",
+        "de": "Genehmigt mit {yes} Stimme ({needed} nötig)."}),
     "quovadis.log.vote_failed": ("yes", {
         "en": "Rejected: only {yes} yes vote, {needed} needed. {player}’s senator stays in {a}.",
         "de": "Abgelehnt: nur {yes} Ja-Stimme, {needed} nötig. Der Senator von {player} bleibt in {a}."}),
