@@ -114,7 +114,8 @@ QUOVADIS = {
         "fr": "{needed} oui nécessaire · {player} en apporte {own}"}),
     "quovadis.log.vote_passed": ("yes", {
         "en": "Approved with {yes} of {needed} vote needed.",
-        "de": "Genehmigt mit {yes} Stimme ({needed} nötig)."}),
+        "de": "Genehmigt mit {yes} Stimme ({needed} nötig).",
+        "fr": "Approuvé avec {yes} voix ({needed} nécessaire)."}),  # approved: needed <= yes <= 1
     "quovadis.log.vote_failed": ("yes", {
         "en": "Rejected: only {yes} yes vote, {needed} needed. {player}’s senator stays in {a}.",
         "de": "Abgelehnt: nur {yes} Ja-Stimme, {needed} nötig. Der Senator von {player} bleibt in {a}."}),
