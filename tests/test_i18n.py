@@ -171,3 +171,29 @@ def test_the_host_screen_counts_locked_seats_in_the_right_form(lang, locked, wan
         act(t, seat, {"type": "lock"})
     shown = text(screens("sealed_vote").host(ctx(t, None, host=True, lang=lang)))
     assert want in shown
+
+
+def test_catalog_to_po_command_replaces_a_messages_module(tmp_path):
+    """The command line as the lead runs it on a game folder: .po files, then messages.py a stub."""
+    import importlib.util
+    import subprocess
+
+    folder = tmp_path / "mygame"
+    folder.mkdir()
+    src = {"en": {"g.n": "{n} cards", "g.hi": "Hello"}, "de": {"g.n": "{n} Karten", "g.hi": "Hallo"},
+           "fr": {"g.n": "{n} cartes", "g.hi": "Bonjour"}}
+    (folder / "messages.py").write_text(f'"""Test game messages."""\n\nMESSAGES = {src!r}\n', "utf-8")
+    (tmp_path / "forms.py").write_text(
+        'FORMS = {"g.n": ("n", {"en": "{n} card", "de": "{n} Karte", "fr": "{n} carte"})}\n', "utf-8")
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "catalog_to_po.py"), f"{folder / 'messages.py'}:MESSAGES",
+                          str(folder / "locale"), "--domain", "mygame", "--forms", f"{tmp_path / 'forms.py'}:FORMS",
+                          "--replace-module"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert (folder / "locale" / "fr" / "LC_MESSAGES" / "mygame.po").is_file()
+    spec = importlib.util.spec_from_file_location("mygame_messages", folder / "messages.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert "load_catalog" in (folder / "messages.py").read_text("utf-8")
+    assert {lang: {k: str(v) for k, v in texts.items()} for lang, texts in mod.MESSAGES.items()} == src
+    n = mod.MESSAGES["fr"]["g.n"]
+    assert [n.form(k).format(n=k) for k in (0, 1, 2)] == ["0 carte", "1 carte", "2 cartes"]

@@ -9,7 +9,7 @@ plural entries for the messages that show a count.
         --domain companion --forms tools.plural_forms:CORE
     # a game's catalog, into its folder:
     .venv/bin/python tools/catalog_to_po.py companion.games.lutece.messages:MESSAGES \
-        companion/games/lutece/locale --domain lutece --forms tools.plural_forms:LUTECE
+        companion/games/lutece/locale --domain lutece --forms tools.plural_forms:GAMES.lutece
 
 Writes OUT_DIR/<lang>/LC_MESSAGES/<domain>.po for every language of the dict; msgid = the key,
 msgstr = the text, in the dict's order, no line wrapping, dates from SOURCE_DATE_EPOCH (0 if
@@ -19,8 +19,15 @@ msgstr[0..] in the language's gettext order, the last form being the dict's text
 message whose English text looks like it shows a count (`companion.i18n.po.count_candidates`:
 `{n} cards`, `{n} of {total} have`, `card(s)`) is listed on stderr, for a person to decide; a
 key of `--forms` the dict does not have is an error. Read the files back with
-`companion.i18n.po.load_catalog(OUT_DIR)`; a game module then needs only
-`MESSAGES = load_catalog(Path(__file__).parent / "locale")`.
+`companion.i18n.load_catalog(OUT_DIR)`; `--replace-module` then rewrites the source module (a
+game's messages.py) as that one line, `MESSAGES = load_catalog(Path(__file__)... / "locale")`.
+
+All games, once each lives in companion/games/<id>/ with its messages.py:
+
+    for g in lutece lutetia quovadis sealed_vote; do
+      .venv/bin/python tools/catalog_to_po.py companion.games.$g.messages:MESSAGES \
+          companion/games/$g/locale --domain $g --forms tools.plural_forms:GAMES.$g --replace-module
+    done
 """
 
 from __future__ import annotations
@@ -50,8 +57,8 @@ def load(spec: str):
         loader.loader.exec_module(obj)
     else:
         obj = importlib.import_module(module)
-    for part in attr.split("."):
-        obj = getattr(obj, part)
+    for part in attr.split("."):  # ATTR.KEY looks into a dict: tools.plural_forms:GAMES.lutece
+        obj = obj[part] if isinstance(obj, dict) else getattr(obj, part)
     return obj
 
 
@@ -72,17 +79,52 @@ def convert(messages, out_dir, domain, forms=None, warn=print) -> list[Path]:
     return write_catalog(catalog, out_dir, domain)
 
 
+STUB = '''"""The {domain} message catalog (en/de/fr): gettext .po files in {rel}/<lang>/LC_MESSAGES/{domain}.po.
+
+Made by tools/catalog_to_po.py from the dict this module held; edit the .po files (msgid = the key
+in the code, see companion/i18n/po.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.i18n import load_catalog
+
+{attr} = load_catalog(Path(__file__).resolve().parent / "{rel}")
+'''
+
+
+def replace_module(spec: str, out_dir: Path, domain: str) -> Path:
+    """Rewrite the source module as a stub that loads `out_dir` (which must be inside its folder)."""
+    module, _, attr = spec.rpartition(":")
+    if module.endswith(".py"):
+        path = Path(module).resolve()
+    else:
+        path = Path(importlib.import_module(module).__file__ or "").resolve()
+    try:
+        rel = out_dir.resolve().relative_to(path.parent).as_posix()
+    except ValueError:
+        raise SystemExit(f"--replace-module: {out_dir} is not inside {path.parent}") from None
+    path.write_text(STUB.format(rel=rel, domain=domain, attr=attr.split(".")[-1]), "utf-8")
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("source", help="MODULE:ATTR or FILE.py:ATTR of a {lang: {key: text}} dict")
     ap.add_argument("out_dir", type=Path, help="the locale directory to write (<lang>/LC_MESSAGES/<domain>.po)")
     ap.add_argument("--domain", default="messages", help="the .po file's name (default messages)")
     ap.add_argument("--forms", help="MODULE:ATTR of {key: (count, {lang: forms})} for the plural entries")
+    ap.add_argument("--replace-module", action="store_true",
+                    help="then rewrite the source module as `ATTR = load_catalog(<its folder>/OUT_DIR)`")
     a = ap.parse_args(argv)
     paths = convert(load(a.source), a.out_dir, a.domain, load(a.forms) if a.forms else None,
                     warn=lambda s: print(s, file=sys.stderr))
     for p in paths:
         print(p)
+    if a.replace_module:
+        print(replace_module(a.source, a.out_dir, a.domain))
     return 0
 
 

@@ -121,4 +121,4 @@ QUOVADIS = {
         "de": "Abgelehnt: nur {yes} Ja-Stimme, {needed} nötig. Der Senator von {player} bleibt in {a}."}),
 }
 
-GAMES = {"lutece": LUTECE, "lutetia": LUTETIA, "quovadis": QUOVADIS}
+GAMES = {"lutece": LUTECE, "lutetia": LUTETIA, "quovadis": QUOVADIS, "sealed_vote": {}}  # --forms tools.plural_forms:GAMES.<id>

@@ -30,6 +30,7 @@ reads texts sees no change) that also carries `count` (the placeholder's name) a
 from __future__ import annotations
 
 import gettext
+import io
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping
@@ -197,8 +198,9 @@ def write_catalog(messages: Mapping[str, Mapping[str, str]], directory: str | Pa
                 cat.add(key, text)
         path = Path(directory) / lang / "LC_MESSAGES" / f"{domain}.po"
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as f:
-            write_po(f, cat, width=0, omit_header=False, sort_output=False)
+        buf = io.BytesIO()
+        write_po(buf, cat, width=0, omit_header=False, sort_output=False)
+        path.write_bytes(buf.getvalue().rstrip(b"\n") + b"\n")  # no blank line at the end
         written.append(path)
     return written
 
