@@ -17,8 +17,8 @@ unset) so that a re-run gives the same files. `--forms` names a `{key: (count, {
 dict (see tools/plural_forms.py): those keys become plural entries (msgid_plural "{count}",
 msgstr[0..] in the language's gettext order, the last form being the dict's text). Every other
 message whose English text looks like it shows a count (`companion.i18n.po.count_candidates`:
-`{n} cards`, `{n} of {total} have`, `card(s)`) is listed on stderr, for a person to decide; a
-key of `--forms` the dict does not have is an error. Read the files back with
+`{n} cards`, `{n} of {total} have`, `card(s)`) is listed on stderr, for a person to decide, and
+so is a key of `--forms` the dict does not have (skipped). Read the files back with
 `companion.i18n.load_catalog(OUT_DIR)`; `--replace-module` then rewrites the source module (a
 game's messages.py) as that one line, `MESSAGES = load_catalog(Path(__file__)... / "locale")`.
 
@@ -67,8 +67,9 @@ def convert(messages, out_dir, domain, forms=None, warn=print) -> list[Path]:
     forms = forms or {}
     en = messages.get("en") or next(iter(messages.values()))
     unknown = sorted(k for k in forms if k not in en)
-    if unknown:
-        raise SystemExit(f"--forms names keys the catalog does not have: {unknown}")
+    if unknown:  # e.g. texts moved to another catalog since: their forms go with them
+        warn(f"note: --forms names keys this catalog does not have (skipped): {unknown}")
+        forms = {k: v for k, v in forms.items() if k in en}
     for key, text in en.items():
         if key not in forms:
             for c in count_candidates(str(text)):
