@@ -200,3 +200,15 @@ def test_catalog_to_po_command_replaces_a_messages_module(tmp_path):
     assert {lang: {k: str(v) for k, v in texts.items()} for lang, texts in mod.MESSAGES.items()} == src
     n = mod.MESSAGES["fr"]["g.n"]
     assert [n.form(k).format(n=k) for k in (0, 1, 2)] == ["0 carte", "1 carte", "2 cartes"]
+
+
+def test_an_untranslated_or_fuzzy_entry_is_found(tmp_path):
+    from companion.i18n.po import write_catalog
+
+    write_catalog({"en": {"a": "A", "b": "B"}, "fr": {"a": "", "b": "Bé"}}, tmp_path, "t")
+    po = tmp_path / "fr" / "LC_MESSAGES" / "t.po"
+    po.write_text(po.read_text("utf-8").replace('msgid "b"', '#, fuzzy\nmsgid "b"'), "utf-8")
+    cat = load_catalog(tmp_path)
+    assert "b" not in cat["fr"]  # fuzzy: left out, as msgfmt does
+    found = problems(cat)
+    assert any("keys differ" in p for p in found) and any("fr/a: not translated" in p for p in found)

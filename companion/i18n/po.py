@@ -113,8 +113,8 @@ def load_catalog(directory: str | Path) -> dict[str, Texts]:
                 cat = read_po(f, locale=lang)
             rule = (cat.num_plurals, cat.plural_expr)  # the file's Plural-Forms header
             for msg in cat:
-                if not msg.id:
-                    continue  # the header
+                if not msg.id or msg.fuzzy:
+                    continue  # the header; an entry marked fuzzy waits for review (as msgfmt leaves it out)
                 if isinstance(msg.id, tuple):
                     key, plural_id = msg.id
                     texts[key] = Plural(plural_id.strip().strip("{}"), msg.string, rule)
@@ -206,8 +206,9 @@ def write_catalog(messages: Mapping[str, Mapping[str, str]], directory: str | Pa
 
 
 def problems(catalog: Mapping[str, Mapping[str, str]], ref: str = "en") -> list[str]:
-    """What makes a catalog incomplete: a key missing in a language, different placeholders, a
-    plural entry whose number of forms is not the language's, or whose count differs from `ref`'s."""
+    """What makes a catalog incomplete: a key missing in a language (or left fuzzy in its .po), an
+    empty text, different placeholders, a plural entry whose number of forms is not its rule's, or
+    whose count differs from `ref`'s."""
     out = []
     base = catalog[ref]
     for lang, texts in catalog.items():
@@ -217,6 +218,8 @@ def problems(catalog: Mapping[str, Mapping[str, str]], ref: str = "en") -> list[
             if key not in base:
                 continue
             want = fields(base[key])
+            if not all(getattr(text, "forms", (text,))):
+                out.append(f"{lang}/{key}: not translated (an empty msgstr)")
             for form in getattr(text, "forms", (text,)):
                 if fields(form) != want:
                     out.append(f"{lang}/{key}: placeholders {sorted(fields(form))} != {sorted(want)}")
