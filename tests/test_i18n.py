@@ -212,3 +212,13 @@ def test_an_untranslated_or_fuzzy_entry_is_found(tmp_path):
     assert "b" not in cat["fr"]  # fuzzy: left out, as msgfmt does
     found = problems(cat)
     assert any("keys differ" in p for p in found) and any("fr/a: not translated" in p for p in found)
+
+
+@pytest.mark.skipif(not __import__("shutil").which("msgfmt"), reason="GNU gettext's msgfmt not installed")
+def test_gnu_msgfmt_accepts_the_po_files():
+    """What Poedit and other gettext tools run on save: `msgfmt -c` (syntax, header, formats)."""
+    import subprocess
+
+    for po in sorted(i18n.LOCALE_DIR.glob("*/LC_MESSAGES/*.po")):
+        out = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", str(po)], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0 and not out.stderr.strip(), (po, out.stderr)

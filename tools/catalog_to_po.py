@@ -14,7 +14,7 @@ plural entries for the messages that show a count.
 Writes OUT_DIR/<lang>/LC_MESSAGES/<domain>.po for every language of the dict; msgid = the key,
 msgstr = the text, in the dict's order, no line wrapping, dates from SOURCE_DATE_EPOCH (0 if
 unset) so that a re-run gives the same files. `--forms` names a `{key: (count, {lang: forms})}`
-dict (see tools/plural_forms.py): those keys become plural entries (msgid_plural "{count}",
+dict (see tools/plural_forms.py): those keys become plural entries (msgid_plural "<count>",
 msgstr[0..] in the language's gettext order, the last form being the dict's text). Every other
 message whose English text looks like it shows a count (`companion.i18n.po.count_candidates`:
 `{n} cards`, `{n} of {total} have`, `card(s)`) is listed on stderr, for a person to decide, and

@@ -6,14 +6,15 @@ A catalog directory holds one folder per language, in gettext's layout:
 
 Each entry's msgid is the message key the code uses (`t(lang, "tbl.err.name_long", max=24)`),
 its msgstr the text with `str.format` placeholders. A message that shows a count is a gettext
-plural entry: msgid is the key, msgid_plural names the count's placeholder (`"{seconds}"`), and
-msgstr[0..] are the language's forms in gettext order, as the `Plural-Forms` line of the file's
-header says (written from Babel's CLDR rules: English and German two forms, `n != 1`; French
+plural entry: msgid is the key, msgid_plural the name of the count's placeholder ("seconds": a
+bare name, not "{seconds}", so that `msgfmt -c` does not take it for a format string the
+translations must match), and msgstr[0..] are the language's forms in gettext order, as the
+`Plural-Forms` line of the file's header says (written from Babel's CLDR rules: English and German two forms, `n != 1`; French
 three – "one" for 0 and 1, "many" for whole millions, "other"). For example, in
 fr/LC_MESSAGES/companion.po:
 
     msgid "tbl.err.too_many_guesses"
-    msgid_plural "{seconds}"
+    msgid_plural "seconds"
     msgstr[0] "Trop de codes erronés. Attendez {seconds} seconde."
     msgstr[1] "Trop de codes erronés. Attendez {seconds} secondes."
     msgstr[2] "Trop de codes erronés. Attendez {seconds} secondes."
@@ -117,7 +118,7 @@ def load_catalog(directory: str | Path) -> dict[str, Texts]:
                     continue  # the header; an entry marked fuzzy waits for review (as msgfmt leaves it out)
                 if isinstance(msg.id, tuple):
                     key, plural_id = msg.id
-                    texts[key] = Plural(plural_id.strip().strip("{}"), msg.string, rule)
+                    texts[key] = Plural(plural_id.strip().strip("{}"), msg.string, rule)  # "n" (or "{n}")
                 else:
                     texts[msg.id] = msg.string
     return out
@@ -193,7 +194,7 @@ def write_catalog(messages: Mapping[str, Mapping[str, str]], directory: str | Pa
                                      "msgid_plural names the count's placeholder (companion/i18n/po.py).\n")
         for key, text in texts.items():
             if isinstance(text, Plural):
-                cat.add((key, "{" + text.count + "}"), text.forms)
+                cat.add((key, text.count), text.forms)  # msgid_plural: the count's name
             else:
                 cat.add(key, text)
         path = Path(directory) / lang / "LC_MESSAGES" / f"{domain}.po"
