@@ -1,23 +1,34 @@
 """The message catalog: every user-facing string, in English, German and French.
 
 `t(lang, key, **params)` formats a message; unknown languages fall back to English, unknown
-keys to the key itself (a test checks that every key exists in all three languages).
-Games bring their own catalog (`MESSAGES` on the game module); `register()` merges it.
+keys to the key itself (a test checks that every key exists in all three languages). A message
+that shows a count has plural forms, and `t` picks the one for the count's value by the
+language's rule (`t("fr", "tbl.err.too_many_guesses", seconds=1)` -> "… 1 seconde.").
+The platform's messages are gettext .po files in `companion/i18n/locale/<lang>/LC_MESSAGES/`
+(read with Babel: companion/i18n/po.py). Games bring their own catalog (`MESSAGES` on the game
+module, a dict or `load_catalog(<folder>)`); `register()` merges it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from companion.i18n.core import MESSAGES as CORE
+from companion.i18n.po import Plural, load_catalog, negotiate
+
+__all__ = ["LANGS", "LANG_NAMES", "LOCALE_DIR", "Plural", "catalog", "has", "load_catalog", "pick_lang",
+           "register", "t"]
 
 LANGS = ("en", "de", "fr")
 LANG_NAMES = {"en": "English", "de": "Deutsch", "fr": "Français"}
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 
-_catalog: dict[str, dict[str, str]] = {lang: dict(CORE[lang]) for lang in LANGS}
+CORE: dict[str, dict[str, str]] = load_catalog(LOCALE_DIR)
+_catalog: dict[str, dict[str, str]] = {lang: dict(CORE.get(lang, {})) for lang in LANGS}
 
 
-def register(messages: dict[str, dict[str, str]]) -> None:
+def register(messages: Mapping[str, Mapping[str, str]]) -> None:
     for lang in LANGS:
         _catalog[lang].update(messages.get(lang, {}))
 
@@ -27,20 +38,24 @@ def has(key: str, lang: str = "en") -> bool:
 
 
 def catalog(lang: str) -> dict[str, str]:
+    """Key -> text in `lang` (a plural entry is a `Plural`: its str value is the many form)."""
     return _catalog[lang]
 
 
 def pick_lang(locale: str | None) -> str:
-    """'de-CH' -> 'de'; anything unknown -> 'en'."""
-    if locale:
-        code = locale.replace("_", "-").split("-")[0].lower()
-        if code in LANGS:
-            return code
-    return "en"
+    """The device's locale ('de-CH', 'fr_FR') -> one of LANGS, by Babel's negotiation; else 'en'."""
+    if not isinstance(locale, str):
+        return "en"
+    return negotiate([locale], LANGS) or "en"
 
 
 def t(lang: str, key: str, **params: Any) -> str:
-    text = _catalog.get(lang, _catalog["en"]).get(key) or _catalog["en"].get(key) or key
+    cat = _catalog.get(lang)
+    if cat is None or not cat.get(key):
+        lang, cat = "en", _catalog["en"]
+    text = cat.get(key) or key
+    if isinstance(text, Plural):
+        text = text.form(params.get(text.count))
     if params:
         try:
             return text.format(**params)

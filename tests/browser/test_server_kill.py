@@ -39,6 +39,7 @@ from typing import Any
 
 import pytest
 
+from companion import i18n
 from companion.table.store import MemoryStore, SQLiteStore
 from companion.table.table import Table
 from tests.browser.helpers import (
@@ -211,7 +212,7 @@ async def host_ok(page: Any, model: Model) -> bool:
         return False
     if model.revealed:
         return first_tally(ls) == model.tally()
-    return f"{sum(model.locked)} of 3 have locked" in ls
+    return i18n.t("en", "ui.locked_count", n=sum(model.locked), total=3) in ls  # "1 of 3 has locked"
 
 
 async def seat_lost(page: Any) -> bool:
