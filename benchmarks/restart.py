@@ -36,8 +36,8 @@ from typing import Any
 from benchmarks.common import header, load, save, table
 from benchmarks.soak import Phones, new_table, pick_action
 from companion.games import games
-from companion.games import quovadis as Q
 from companion.games.base import RuleError
+from companion.games.quovadis import rules as Q
 from companion.table.hub import Hub
 from companion.table.store import SQLiteStore
 from companion.table.table import Table

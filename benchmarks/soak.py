@@ -94,7 +94,7 @@ def _fill_quovadis(state: dict[str, Any], a: dict[str, Any], r: random.Random) -
 
 
 def _fill_lutetia(state: dict[str, Any], seat: int | None, a: dict[str, Any]) -> dict[str, Any] | None:
-    from companion.games import lutetia as L
+    from companion.games.lutetia import rules as L
 
     if a["type"] == "enter_hand" and seat is not None:
         pool = sorted(set(state["out"]) | set(state["players"][seat]["plans"]), key=L._plan_sort_key)

@@ -14,8 +14,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from companion.games import lutetia as L
 from companion.games.base import RuleError
+from companion.games.lutetia import rules as L
 
 MAX_STEPS = 4000
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import flet as ft
 
-from companion.games import lutetia as L
+from companion.games.lutetia import rules as L
+from companion.games.lutetia import screens as screen
 from companion.table.table import Table
-from companion.ui.games import lutetia as screen
 from tests import ui_harness as ui
 from tests.test_lutetia_props import candidates
 

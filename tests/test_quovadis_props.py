@@ -9,8 +9,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games import quovadis as qv
 from companion.games.base import RuleError
+from companion.games.quovadis import rules as qv
 
 NAMES = [{"name": n, "colour": c} for n, c in
          [("Ann", "red"), ("Bob", "blue"), ("Cy", "green"), ("Dee", "yellow"), ("Eve", "black")]]

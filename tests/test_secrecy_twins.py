@@ -63,7 +63,7 @@ def _lutetia_twins(game: Any, opts: dict[str, Any], seats: list[dict[str, Any]],
     """Seat k gets other plans (swapped with plans out of the game, area by area) and other
     modification cards (swapped with the bottom of the draw pile); physical deal: k enters
     other plans than in the twin."""
-    from companion.games import lutetia as L
+    from companion.games.lutetia import rules as L
 
     a = game.setup(opts, seats, seed)
     if a["phase"] == "enter":  # physical: everybody enters a hand; seat k enters another one
@@ -373,7 +373,7 @@ def test_games_that_deal_secrets_have_a_twin_recipe() -> None:
 
 def test_the_lutetia_twins_really_differ_and_reach_the_after_vote_step() -> None:
     """The LUTETIA twins hold other cards for seat k, and the walks get through approvals."""
-    from companion.games import lutetia as L
+    from companion.games.lutetia import rules as L
 
     r = random.Random(3)
     tw = make_twins("lutetia", {}, 3, 7, 1, r)

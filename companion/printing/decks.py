@@ -109,7 +109,7 @@ def check_lang(lang: Any) -> str:
 
 def _lutetia_game() -> Any:
     try:
-        return importlib.import_module("companion.games.lutetia")
+        return importlib.import_module("companion.games.lutetia.rules")
     except Exception:  # the game module is someone else's and may be missing or in flux
         return None
 
