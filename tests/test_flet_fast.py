@@ -14,6 +14,7 @@ import pytest
 
 from benchmarks import harness as H
 from benchmarks import soak
+from companion.games import games
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore
 from companion.ui import flet_fast
@@ -104,7 +105,7 @@ async def _play(game: str, steps: int, seed: int) -> list[Any]:
     return _normalise(_Recorder.log, [t.code, t.host_token, *tokens])
 
 
-@pytest.mark.parametrize("game", ["sealed_vote", "lutetia", "lutece", "quovadis"])
+@pytest.mark.parametrize("game", list(games()))
 def test_same_messages_with_and_without(game: str) -> None:
     try:
         flet_fast.uninstall()
@@ -117,7 +118,7 @@ def test_same_messages_with_and_without(game: str) -> None:
     assert ours == flet_own
 
 
-@pytest.mark.parametrize("game", ["sealed_vote", "lutetia", "quovadis"])
+@pytest.mark.parametrize("game", list(games()))
 def test_same_removed_controls(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The removed controls (taken out of the session's index, told they are unmounted) are not
     in the messages: every diff of a random game walks them both ways and gets the same list."""

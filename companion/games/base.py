@@ -15,9 +15,10 @@ A game is a module-level object (usually a module) exposing:
     result(state) -> dict | None                  final scores, ranks, tie-breaks once the game ended
                                                   (the game's own shape, read by its screens)
     outcome(state) -> Result | None               the same in ONE shape for every game (see Result)
-    sample(state, seat, rng) -> action | None     optional: one random legal, concrete action (tools:
-                                                  soak, property and fault tests); the default,
-                                                  `sample_legal`, draws from legal() as it is
+    sample(state, seat, rng, legal=None)          optional: one random legal, concrete action or None
+                                                  (tools: soak, property and fault tests), drawn from
+                                                  `legal` (default legal(state, seat)); the default,
+                                                  `sample_legal`, takes legal() entries as they are
     sample_done(state) -> bool                    optional: a random game may stop (a game that
                                                   never ends by itself); default: result() not None
 
@@ -199,6 +200,9 @@ class GameSpec:
     screens: module path of phone(ctx), host(ctx), result(ctx) (imported on first use: it
     imports Flet). catalog: {lang: {key: text}} for rules and screens. printing: module path of
     the printed material (`items(lang=..., **options) -> [Deck | Board]`, `renderers`), or None.
+    testing: module path of what the generic tests need to know about the game's secrets
+    (`secret_twin(state, k)`, `twin_deal(...)`: see tests/reliability/test_security.py and
+    tests/test_secrecy_twins.py), or None (every secret is a sealed submission).
     order: place in the host's game list (smaller first; ties by id).
     test_only: registered only by tests (never in the product's game list).
     """
@@ -208,6 +212,7 @@ class GameSpec:
     screens: str
     catalog: Mapping[str, Mapping[str, str]]
     printing: str | None = None
+    testing: str | None = None
     order: int = 100
     test_only: bool = False
 
@@ -217,12 +222,19 @@ class GameSpec:
     def printing_module(self) -> ModuleType | None:
         return importlib.import_module(self.printing) if self.printing else None
 
-    def sample(self, state: State, seat: int | None, rng: random.Random) -> Action | None:
-        """A random legal concrete action for `seat` (None = host) in `state`, or None."""
+    def testing_hook(self, name: str) -> Any:
+        """A function of the game's `testing` module, or None."""
+        return getattr(importlib.import_module(self.testing), name, None) if self.testing else None
+
+    def sample(self, state: State, seat: int | None, rng: random.Random,
+               legal: list[Action] | None = None) -> Action | None:
+        """A random legal concrete action for `seat` (None = host) in `state`, or None.
+
+        `legal`: draw from these legal() entries only (default: all of legal(state, seat))."""
         own = getattr(self.rules, "sample", None)
         if own is not None:
-            return own(state, seat, rng)
-        return sample_legal(self.rules.legal(state, seat), rng, state=state, seat=seat)
+            return own(state, seat, rng, legal)
+        return sample_legal(self.rules.legal(state, seat) if legal is None else legal, rng, state=state, seat=seat)
 
     def outcome(self, state: State) -> Result | None:
         return self.rules.outcome(state)

@@ -1,11 +1,12 @@
 """LUTETIA – the pure rules (rules page: shared/rules/lutetia.md, source: seed 000_6765f10833ce661a).
 
 One folder: rules.py (the Game protocol), screens.py (phone/host/result screens), messages.py
-(the catalog), printing.py (printed cards and boards). The registry finds SPEC.
+(the catalog), testing.py (its secrets, for the generic
+tests), printing.py (printed cards and boards). The registry finds SPEC.
 """
 
 from companion.games.base import GameSpec
 from companion.games.lutetia import messages, rules
 
 SPEC = GameSpec(id=rules.ID, rules=rules, screens="companion.games.lutetia.screens", catalog=messages.MESSAGES,
-                order=30)
+                testing="companion.games.lutetia.testing", order=30)

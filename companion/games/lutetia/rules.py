@@ -1035,10 +1035,11 @@ def _fill(st: dict[str, Any], seat: int | None, a: dict[str, Any], r: random.Ran
     return a
 
 
-def sample(state: dict[str, Any], seat: int | None, r: random.Random) -> dict[str, Any] | None:
+def sample(state: dict[str, Any], seat: int | None, r: random.Random,
+           legal_: list[Any] | None = None) -> dict[str, Any] | None:
     """A random legal concrete action; once a seat may lock, it does not re-choose (that would
     make games endless)."""
-    acts = legal(state, seat)
+    acts = legal(state, seat) if legal_ is None else legal_
     if any(a["type"] == "lock" for a in acts):
         acts = [a for a in acts if a["type"] != "choose"]
     return base.sample_legal(acts, r, state=state, seat=seat, fill=_fill)

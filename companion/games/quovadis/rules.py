@@ -734,6 +734,8 @@ def _fill(state: State, seat: int | None, a: Action, r: random.Random) -> Action
     return a
 
 
-def sample(state: State, seat: int | None, r: random.Random) -> Action | None:
+def sample(state: State, seat: int | None, r: random.Random,
+           legal_: list[Any] | None = None) -> Action | None:
     """A random legal concrete action (tools and tests): legal() with amount and text filled in."""
-    return base.sample_legal(legal(state, seat), r, state=state, seat=seat, weights=SAMPLE_WEIGHTS, fill=_fill)
+    entries = legal(state, seat) if legal_ is None else legal_
+    return base.sample_legal(entries, r, state=state, seat=seat, weights=SAMPLE_WEIGHTS, fill=_fill)
