@@ -74,8 +74,10 @@ async def _play(game: str, steps: int, seed: int) -> list[Any]:
     _Recorder.log = []
     hub = Hub(MemoryStore())
     server = Server(hub, "http://test")
-    t = hub.create(game, None, [{"name": f"P{i + 1}"} for i in range(3)], seed=seed)
-    tokens = [t.request_sync(None, {"op": "join", "seat": i})["token"] for i in range(3)]
+    g = games()[game]
+    n = max(g.MIN_SEATS, min(3, g.MAX_SEATS))  # three phones where the game seats three
+    t = hub.create(game, None, [{"name": f"P{i + 1}"} for i in range(n)], seed=seed)
+    tokens = [t.request_sync(None, {"op": "join", "seat": i})["token"] for i in range(n)]
     t.request_sync(t.host_token, {"op": "start"})
     clients = [H.Client(server, f"/t/{t.code}", {f"seat:{t.code}": tok, "lang": "en"}) for tok in tokens]
     clients.append(H.Client(server, f"/host/{t.code}", {f"host:{t.code}": t.host_token, "lang": "de"}))

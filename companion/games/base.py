@@ -19,6 +19,7 @@ A game is a module-level object (usually a module) exposing:
                                                   (tools: soak, property and fault tests), drawn from
                                                   `legal` (default legal(state, seat)); the default,
                                                   `sample_legal`, takes legal() entries as they are
+                                                  (kinds weighted by an optional SAMPLE_WEIGHTS)
     sample_done(state) -> bool                    optional: a random game may stop (a game that
                                                   never ends by itself); default: result() not None
 
@@ -234,7 +235,8 @@ class GameSpec:
         own = getattr(self.rules, "sample", None)
         if own is not None:
             return own(state, seat, rng, legal)
-        return sample_legal(self.rules.legal(state, seat) if legal is None else legal, rng, state=state, seat=seat)
+        return sample_legal(self.rules.legal(state, seat) if legal is None else legal, rng, state=state, seat=seat,
+                            weights=getattr(self.rules, "SAMPLE_WEIGHTS", None))
 
     def outcome(self, state: State) -> Result | None:
         return self.rules.outcome(state)

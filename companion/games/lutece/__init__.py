@@ -9,4 +9,4 @@ from companion.games.base import GameSpec
 from companion.games.lutece import messages, rules
 
 SPEC = GameSpec(id=rules.ID, rules=rules, screens="companion.games.lutece.screens", catalog=messages.MESSAGES,
-                testing="companion.games.lutece.testing", order=20)
+                testing="companion.games.lutece.testing", printing="companion.games.lutece.printing", order=20)

@@ -15,3 +15,10 @@ def secret_twin(s: dict[str, Any], k: int) -> None:
         total = sum(stakes) + s["gold"][k]
         s["stakes"][str(k)] = [total, 0] if stakes != [total, 0] else [0, total]
         s["gold"][k] = 0
+
+
+# The restart benchmark's "long game" policy (benchmarks/restart.py): actions a real table takes
+# now and then, not as the main flow (taken only a few percent of the time).
+def long_rare(state: dict[str, Any], action: dict[str, Any]) -> bool:
+    """The host forcing a reveal; a cost correction during the choice."""
+    return action["type"] == "reveal" or (action["type"] == "set_cost" and state["phase"] == "choose")

@@ -9,4 +9,4 @@ from companion.games.base import GameSpec
 from companion.games.lutetia import messages, rules
 
 SPEC = GameSpec(id=rules.ID, rules=rules, screens="companion.games.lutetia.screens", catalog=messages.MESSAGES,
-                testing="companion.games.lutetia.testing", order=30)
+                testing="companion.games.lutetia.testing", printing="companion.games.lutetia.printing", order=30)

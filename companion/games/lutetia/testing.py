@@ -85,3 +85,16 @@ def secret_twin(s: dict[str, Any], k: int) -> None:
                 s["out"][s["out"].index(swap[0])] = p[key][0]
                 p[key][0] = swap[0]
         p["mods"] = [m % 3 + 1 for m in p["mods"]]
+
+
+# The restart benchmark's "long game" policy (benchmarks/restart.py).
+def long_rare(state: dict[str, Any], action: dict[str, Any]) -> bool:
+    """The host forcing a reveal or skipping the tasks."""
+    return action["type"] in ("reveal", "skip")
+
+
+def long_adjust(state: dict[str, Any], action: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The proposer always proposes the smallest step (a cautious table)."""
+    if action["type"] == "propose":
+        action["to"] = min(a["to"] for a in legal if a["type"] == "propose")
+    return action

@@ -9,4 +9,4 @@ from companion.games.base import GameSpec
 from companion.games.quovadis import messages, rules
 
 SPEC = GameSpec(id=rules.ID, rules=rules, screens="companion.games.quovadis.screens", catalog=messages.MESSAGES,
-                testing="companion.games.quovadis.testing", order=10)
+                testing="companion.games.quovadis.testing", printing="companion.games.quovadis.printing", order=10)

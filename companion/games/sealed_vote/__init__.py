@@ -8,4 +8,5 @@ from companion.games.base import GameSpec
 from companion.games.sealed_vote import messages, rules
 
 SPEC = GameSpec(id=rules.ID, rules=rules, screens="companion.games.sealed_vote.screens", catalog=messages.MESSAGES,
+                testing="companion.games.sealed_vote.testing",
                 order=0)
