@@ -94,23 +94,27 @@ def check_lang(lang: Any) -> str:
 # A game prints when its GameSpec names a printing module (companion/games/<id>/printing.py with
 # `items(lang=..., **options)`); the deck data and card renderers live there.
 GAMES = tuple(gid for gid, s in specs().items() if s.printing)
-_ALIASES = {"quo-vadis": "quovadis", "quo_vadis": "quovadis", "quo vadis": "quovadis"}
 
 
 def game_id(name: str) -> str:
     plain = unicodedata.normalize("NFKD", str(name)).encode("ascii", "ignore").decode().lower().strip()
-    plain = _ALIASES.get(plain, plain).replace("-", "").replace("_", "").replace(" ", "")
+    plain = plain.replace("-", "").replace("_", "").replace(" ", "")  # "Quo Vadis", "quo-vadis" -> quovadis
     if plain not in GAMES:
         raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
     return plain
 
 
+def printing(game: str) -> Any:
+    """The game's printing module (companion/games/<id>/printing.py: `TITLE`, `items()`, renderers)."""
+    module = spec(game_id(game)).printing_module()
+    assert module is not None
+    return module
+
+
 def game_items(game: str, mod_deck: Any = None, areas: str | None = None, lang: str = "en") -> list[Deck | Board]:
     """Everything printable for a game, in print order (options: LUTETIA's mod_deck, areas; the
     language of the printed texts): the game's own printing module says what."""
-    module = spec(game_id(game)).printing_module()
-    assert module is not None
-    return list(module.items(lang=lang, mod_deck=mod_deck, areas=areas))
+    return list(printing(game).items(lang=lang, mod_deck=mod_deck, areas=areas))
 
 
 def deck_names(game: str) -> list[str]:

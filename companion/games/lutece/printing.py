@@ -18,6 +18,8 @@ from companion.printing.cards import (
 from companion.printing.decks import PLAYER_COLOURS, Board, CardSpec, Deck, check_lang, face
 from companion.printing.fonts import big_glyph, fit_text, font
 
+TITLE = "Lutèce"  # on the how-to-print sheet
+
 LUTECE_COLOURS = PLAYER_COLOURS[:5]
 LUTECE_CHARACTERS = ["A", "B", "C", "D", "E"]
 LUTECE_PLACES = ["I", "II", "III", "IV", "V"]

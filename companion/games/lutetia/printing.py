@@ -29,6 +29,8 @@ from companion.printing.cards import (
 from companion.printing.decks import PLAYER_COLOURS, Board, CardSpec, Deck, check_lang, face
 from companion.printing.fonts import big_glyph, fit_text
 
+TITLE = "LUTETIA"  # on the how-to-print sheet
+
 LUTETIA_AREAS: list[tuple[str, str]] = [
     ("green", "#3d8b3d"), ("yellow", "#e3a800"), ("blue", "#2462b5"),
     ("red", "#c4302b"), ("purple", "#7d3c98"),

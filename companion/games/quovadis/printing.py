@@ -14,6 +14,8 @@ from companion.printing.cards import (
 from companion.printing.decks import PLAYER_COLOURS, Board, CardSpec, Deck, check_lang, face
 from companion.printing.fonts import big_glyph, fit_text
 
+TITLE = "Quo Vadis"  # on the how-to-print sheet
+
 LAUREL_CHIPS: list[tuple[int, bool, int]] = [  # value, caesar, count
     (1, False, 18), (2, False, 8), (3, False, 15), (4, False, 9), (5, False, 6), (2, True, 6),
 ]
