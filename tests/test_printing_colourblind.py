@@ -71,10 +71,10 @@ def shapes_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         orig(draw, box, name, *a, **k)
     monkeypatch.setattr(art, "colour_shape", record)
     engine._face_image.cache_clear()
-    board.render_track.cache_clear()
+    LP.render_track.cache_clear()
     yield seen
     engine._face_image.cache_clear()
-    board.render_track.cache_clear()
+    LP.render_track.cache_clear()
 
 
 @pytest.mark.parametrize("deck", [LP.lutetia_votes(), LP.lutetia_plans(), LCP.lutece_actions()],
@@ -90,6 +90,6 @@ def test_each_coloured_card_front_and_back_shows_its_shape(deck: D.Deck, shapes_
 
 
 def test_the_track_shows_each_area_shape(shapes_drawn: list[str]) -> None:
-    board.render_track.cache_clear()
+    LP.render_track.cache_clear()
     board.board_image(dict(LP.lutetia_track().params), 40)
     assert set(shapes_drawn) == {n for n, _ in LP.lutetia_areas()}

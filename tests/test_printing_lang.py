@@ -41,10 +41,10 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
             return _orig(d, box, text, *a, **kw)
         monkeypatch.setattr(mod, "fit_text", record)
     engine._face_image.cache_clear()
-    board.render_track.cache_clear()
+    LP.render_track.cache_clear()
     yield texts
     engine._face_image.cache_clear()
-    board.render_track.cache_clear()
+    LP.render_track.cache_clear()
 
 
 def english_words(texts: list[str]) -> set[str]:

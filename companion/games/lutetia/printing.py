@@ -9,12 +9,17 @@ colours come from the rules (COLOURS and the default of the `areas` option,
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+from PIL import Image, ImageDraw
+
+from companion import i18n
 from companion.games.lutetia import rules
 from companion.i18n import t
 from companion.printing import art
-from companion.printing.art import INK, PAPER, Canvas, mix, rgb
+from companion.printing.art import INK, PAPER, WHITE, Canvas, mix, rgb
+from companion.printing.board import board_renderer, dashed_line
 from companion.printing.cards import (
     back_pattern,
     colour_name,
@@ -28,6 +33,7 @@ from companion.printing.cards import (
 )
 from companion.printing.decks import PLAYER_COLOURS, Board, CardSpec, Deck, check_lang, face
 from companion.printing.fonts import big_glyph, fit_text
+from companion.printing.units import mm_to_px, parse_length
 
 TITLE = "LUTETIA"  # on the how-to-print sheet
 
@@ -133,7 +139,8 @@ def lutetia_track(areas: str | None = None, space: str = "32mm", lang: str = "en
     """The track 1..50 (five colour areas) with the virtual spaces 51-55, in pieces that join."""
     lang = check_lang(lang)
     return Board("lutetia", "track", t(lang, "print.deck.lutetia.track"),
-                 (("areas", tuple(lutetia_areas(areas))), ("space", space), ("lang", lang)), lang=lang)
+                 (("areas", tuple(lutetia_areas(areas))), ("space", space), ("lang", lang),
+                  ("renderer", "lutetia.track")), lang=lang)
 
 
 def lutetia_markers(lang: str = "en") -> Deck:
@@ -258,6 +265,97 @@ def lutetia_mod(c: Canvas, value: int, lang: str = "en") -> None:
 @renderer("lutetia.mod_back")
 def lutetia_mod_back(c: Canvas, lang: str = "en") -> None:
     back_pattern(c, MOD_COLOUR, t(lang, "print.lutetia.mod"), "±1 · ±2 · ±3", art.icon_shield)
+
+
+# ---- the track (a board: drawn whole, cut into pieces by companion/printing/board.py) --------
+# A serpentine of 30 mm spaces, one row per colour area (1-10, 11-20, ...), plus the virtual
+# spaces 51-55.
+BOARD_BORDER_MM = 10.0
+TITLE_MM = 12.0
+
+
+def track_geometry(space_mm: float) -> tuple[float, float, dict[int, tuple[int, int]]]:
+    """Board size (mm) and the (col, row) of every space 1..55 on the serpentine."""
+    cells: dict[int, tuple[int, int]] = {}
+    for n in range(1, 56):
+        row, k = (n - 1) // 10, (n - 1) % 10
+        col = k if row % 2 == 0 else 9 - k
+        cells[n] = (col, row)
+    w = 10 * space_mm + 2 * BOARD_BORDER_MM
+    h = 6 * space_mm + 2 * BOARD_BORDER_MM + TITLE_MM
+    return w, h, cells
+
+
+@lru_cache(maxsize=4)
+def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int, lang: str = "en") -> Image.Image:
+    s_mm = parse_length(space)
+    w_mm, h_mm, cells = track_geometry(s_mm)
+
+    def u(mm: float) -> int:
+        return mm_to_px(mm, dpi)
+
+    img = Image.new("RGB", (u(w_mm), u(h_mm)), PAPER)
+    d = ImageDraw.Draw(img)
+    d.rectangle((u(2), u(2), img.width - u(2), img.height - u(2)), outline=mix(PAPER, INK, 0.5), width=u(0.6))
+    half = img.width // 2
+    fit_text(d, (u(BOARD_BORDER_MM), u(4), half - u(20), u(3 + TITLE_MM - 2)),
+             i18n.t(lang, "print.lutetia.track_title"), kind="bold", max_size=u(5.5), fill=INK, align="left")
+    fit_text(d, (half + u(20), u(4), img.width - u(BOARD_BORDER_MM), u(3 + TITLE_MM - 2)),
+             i18n.t(lang, "print.lutetia.track_virtual"), kind="bold", max_size=u(4.5), fill=INK, align="right")
+    x0, y0 = BOARD_BORDER_MM, BOARD_BORDER_MM + TITLE_MM
+    lw = max(2, u(0.5))
+    # connectors between rows (behind the spaces)
+    for n in range(1, 55):
+        (c1, r1), (c2, r2) = cells[n], cells[n + 1]
+        a = (u(x0 + (c1 + 0.5) * s_mm), u(y0 + (r1 + 0.5) * s_mm))
+        b = (u(x0 + (c2 + 0.5) * s_mm), u(y0 + (r2 + 0.5) * s_mm))
+        d.line([a, b], fill=mix(PAPER, INK, 0.35), width=u(3))
+    for n, (col, row) in cells.items():
+        virtual = n > 50
+        name, colour = areas[min(4, (n - 1) // 10)] if not virtual else ("virtual", "#9a9a9a")
+        c = rgb(colour)
+        pad = u(1.2)
+        box = (u(x0 + col * s_mm) + pad, u(y0 + row * s_mm) + pad,
+               u(x0 + (col + 1) * s_mm) - pad, u(y0 + (row + 1) * s_mm) - pad)
+        if virtual:
+            d.rounded_rectangle(box, radius=u(3), fill=WHITE)
+            _dashed_rect(d, box, INK, lw, u(2.5))
+        else:
+            d.rounded_rectangle(box, radius=u(3), fill=mix(c, PAPER, 0.72), outline=INK, width=lw)
+            d.rounded_rectangle((box[0], box[1], box[2], box[1] + u(5)), radius=u(3), fill=c)
+            d.rectangle((box[0], box[1] + u(3), box[2], box[1] + u(5)), fill=c)
+            d.rounded_rectangle(box, radius=u(3), outline=INK, width=lw)
+            # the area's shape code (colour-blind safe), in the colour band and big in the corner
+            h = u(4.6) // 2
+            art.colour_shape(d, (box[2] - u(1.5) - 2 * h, box[1] + u(0.2), box[2] - u(1.5), box[1] + u(0.2) + 2 * h),
+                             name, fill=WHITE, outline=INK, width=max(2, u(0.35)))
+        ink = mix(c, INK, 0.55) if not virtual else mix(PAPER, INK, 0.6)
+        big_glyph(d, (box[0] + u(3), box[1] + u(7), box[2] - u(3), box[3] - u(4)), str(n), kind="serif",
+                  fill=ink)
+        if n % 10 == 1 and not virtual:
+            fit_text(d, (box[0] + u(1), box[1] + u(0.5), box[2] - u(1), box[1] + u(4.5)),
+                     f"{n}–{n + 9}", kind="bold", max_size=u(3.2), fill=art.text_on(c))
+    # the start space marker ("before 1")
+    sx, sy = u(x0) - u(BOARD_BORDER_MM * 0.8), u(y0 + s_mm / 2)
+    d.polygon([(sx, sy - u(4)), (sx + u(6), sy), (sx, sy + u(4))], fill=INK)
+    return img
+
+
+def _dashed_rect(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fill: object, width: int, dash: int) -> None:
+    x0, y0, x1, y1 = box
+    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+        dashed_line(d, a, b, fill, width, dash)
+
+
+def track_size_mm(params: dict[str, Any]) -> tuple[float, float]:
+    w, h, _ = track_geometry(parse_length(params["space"]))
+    return w, h
+
+
+@board_renderer("lutetia.track", track_size_mm)
+def track_image(params: dict[str, Any], dpi: int) -> Image.Image:
+    areas = tuple(tuple(a) for a in params["areas"])
+    return render_track(areas, params["space"], dpi, params.get("lang", "en"))  # type: ignore[arg-type]
 
 
 def items(lang: str = "en", mod_deck: Any = None, areas: str | None = None, **_: Any) -> list[Deck | Board]:
