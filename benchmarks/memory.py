@@ -133,7 +133,7 @@ def role(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def reopen(args: argparse.Namespace) -> list[dict[str, Any]]:
-    from benchmarks.restart import Batch, build_random, build_sealed_vote
+    from benchmarks.restart import Batch, build_random, build_script
 
     d = Path(tempfile.mkdtemp(prefix="bench-reopen-"))
     store = Batch(d)
@@ -142,8 +142,7 @@ def reopen(args: argparse.Namespace) -> list[dict[str, Any]]:
     store.begin()
     built = []
     for game_id in GAMES:
-        t = (build_sealed_vote(hub, args.reopen_actions) if game_id == "sealed_vote"
-             else build_random(hub, game_id, args.reopen_actions, 1))
+        t = build_script(hub, game_id, args.reopen_actions) or build_random(hub, game_id, args.reopen_actions, 1)
         if t.phase == "playing":
             t.request_sync(t.host_token, {"op": "end"})
         built.append((game_id, t.code, len(t.actions), len(t.entries), t.state))

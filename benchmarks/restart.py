@@ -1,22 +1,24 @@
 """(d) Restart: load a table by replaying its action log from SQLite.
 
-    python -m benchmarks.restart [--lengths 100,300,1000,2000] [--games sealed_vote,lutetia,lutece,quovadis]
+    python -m benchmarks.restart [--lengths 100,300,1000,2000] [--games ID,ID,...]   (default: every game)
 
 One table per log (no chaining of games). Timed: `Table.load(store, code)` (read the log, parse,
 replay every entry through the game rules) and `Hub.load_all()` for a data dir holding them all.
 
-sealed_vote: 6 seats; rounds of 6 secret submits, 6 locks (the last reveals) and the host's next
-question.
+A game whose folder scripts a long log (`long_script` in its testing.py: the sealed vote's rounds
+of 6 secret submits, 6 locks – the last reveals – and the host's next question) plays that.
 
-LUTETIA, Lutèce, Quo Vadis: random legal play through `Table.request_sync` with the players of
-benchmarks/soak.py (`new_table`, `pick_action`: a random seat or the host that can act picks from its own
-`legal()`; hand-overs, promises, forced reveals and cost corrections only 5% of the time, so
-they do not swamp the log), at the largest seat count, with a "long game" policy so a table gets
-long enough:
-- an action that would end the game (phase "over", or Lutèce's "scoring") is replaced by another
+Every other game: random legal play through `Table.request_sync` with the players of
+benchmarks/soak.py (`new_table`, `pick_action`: a random seat or the host that can act draws with
+the game's `sample()` from its own `legal()`), at the largest seat count, with a "long game"
+policy so a table gets long enough:
+- the actions a game's testing.py calls rare (`long_rare`: hand-overs, promises, forced reveals,
+  cost corrections) only 5% of the time, so they do not swamp the log;
+- an action that would end the game (phase "over" or "scoring", a result, or what the game's
+  `long_ends` says – Quo Vadis: a move into the Senate's last free seat) is replaced by another
   legal one while there is one (one-step lookahead through the pure `apply`);
-- Quo Vadis: also a move into the Senate's last free seat (it ends the game after its vote);
-- LUTETIA: the proposer always proposes the smallest step (a cautious table);
+- the game's `long_adjust` may change a drawn action (LUTETIA: the proposer always proposes the
+  smallest step, a cautious table);
 - Lutèce: unknown deck sizes (the default), so the host decides every round whether to go on.
 A game that still ends before N actions is NOT extended or chained: its row reports the length
 reached ("actions" < "target", "game over" = yes).
@@ -35,15 +37,13 @@ from typing import Any
 
 from benchmarks.common import header, load, save, table
 from benchmarks.soak import Phones, new_table, pick_action
-from companion.games import games
-from companion.games import quovadis as Q
+from companion.games import games, spec
 from companion.games.base import RuleError
 from companion.table.hub import Hub
 from companion.table.store import SQLiteStore
 from companion.table.table import Table
 
-GAMES = ["sealed_vote", "lutetia", "lutece", "quovadis"]
-SEATS = {"lutetia": 6, "lutece": 5, "quovadis": 5}
+GAMES = list(games())
 ENDING_PHASES = {"over", "scoring"}
 SIDE_RATE = 0.05
 
@@ -59,49 +59,40 @@ class Batch(SQLiteStore):
         self._db.execute("COMMIT")
 
 
-def build_sealed_vote(hub: Hub, actions: int) -> Table:
-    t = hub.create("sealed_vote", None, [{"name": f"P{i + 1}"} for i in range(6)])
-    tokens = [t.request_sync(None, {"op": "join", "seat": i})["token"] for i in range(6)]
+def _hook(game_id: str, name: str) -> Any:
+    return spec(game_id).testing_hook(name)
+
+
+def build_script(hub: Hub, game_id: str, actions: int) -> Table | None:
+    """The game's scripted long log (`long_script` in its testing.py), or None if it has none."""
+    script = _hook(game_id, "long_script")
+    if script is None:
+        return None
+    steps = list(script(actions))
+    seats = 1 + max((s for s, _ in steps if s is not None), default=0)
+    t = hub.create(game_id, None, [{"name": f"P{i + 1}"} for i in range(seats)])
+    tokens = [t.request_sync(None, {"op": "join", "seat": i})["token"] for i in range(seats)]
     t.request_sync(t.host_token, {"op": "start"})
-    n = 0
-    rnd = 0
-    while n < actions:
-        for i, tok in enumerate(tokens):
-            if n < actions:
-                t.request_sync(tok, {"op": "act", "action": {"type": "submit", "value": "sv.yes" if i % 2 else "sv.no"}})
-                n += 1
-        for tok in tokens:
-            if n < actions:
-                t.request_sync(tok, {"op": "act", "action": {"type": "lock"}})
-                n += 1
-        if n < actions:
-            rnd += 1
-            t.request_sync(t.host_token, {"op": "host_act", "action": {"type": "ask", "question": f"Q{rnd}"}})
-            n += 1
+    for seat, action in steps:
+        if seat is None:
+            t.request_sync(t.host_token, {"op": "host_act", "action": action})
+        else:
+            t.request_sync(tokens[seat], {"op": "act", "action": action})
     return t
 
 
 def side_action(game_id: str, state: dict[str, Any], a: dict[str, Any]) -> bool:
-    """Actions a real table takes now and then, not as the main flow: laurel hand-overs and promises
-    (any seat, any time), the host forcing a reveal / closing a vote / skipping tasks, a cost
-    correction during the choice. Uniform random actors would make them most of the log."""
-    kind = a["type"]
-    if game_id == "quovadis":
-        return kind in ("give", "promise", "close_vote")
-    if game_id == "lutece":
-        return kind == "reveal" or (kind == "set_cost" and state["phase"] == "choose")
-    if game_id == "lutetia":
-        return kind in ("reveal", "skip")
-    return False
+    """Actions a real table takes now and then, not as the main flow (the game's `long_rare`).
+    Uniform random actors would make them most of the log."""
+    rare = _hook(game_id, "long_rare")
+    return bool(rare(state, a)) if rare is not None else False
 
 
 def _ends(t: Table, action: dict[str, Any], new: dict[str, Any]) -> bool:
     if new.get("phase") in ENDING_PHASES or t.game.result(new) is not None:
         return True
-    # Quo Vadis: a move into the Senate's last free seat ends the game once its vote is through
-    # (a step later, when a one-step lookahead can no longer avoid it)
-    return (t.game_id == "quovadis" and action["type"] == "move" and action.get("to") == Q.SENATE
-            and Q._free(t.state, Q.SENATE) <= 1)
+    ends = _hook(t.game_id, "long_ends")  # an action that ends the game a step later
+    return bool(ends(t.state, action)) if ends is not None else False
 
 
 def table_request(p: Phones, r: random.Random) -> tuple[str, dict[str, Any]] | None:
@@ -121,8 +112,9 @@ def table_request(p: Phones, r: random.Random) -> tuple[str, dict[str, Any]] | N
     action = pick_action(t.game_id, t.state, seat, legal, r)
     if action is None:
         return None
-    if t.game_id == "lutetia" and action["type"] == "propose":
-        action["to"] = min(a["to"] for a in legal if a["type"] == "propose")
+    adjust = _hook(t.game_id, "long_adjust")
+    if adjust is not None:
+        action = adjust(t.state, action, legal)
     if seat is None:
         return t.host_token, {"op": "host_act", "action": action}
     return p.tokens[seat], {"op": "act", "action": action}
@@ -151,7 +143,7 @@ def long_request(p: Phones, r: random.Random) -> tuple[str, dict[str, Any]] | No
 
 def build_random(hub: Hub, game_id: str, actions: int, seed: int) -> Table:
     code = hub.new_code()
-    p = new_table(hub.store, code, game_id, SEATS[game_id], seed)
+    p = new_table(hub.store, code, game_id, games()[game_id].MAX_SEATS, seed)  # the largest seat count
     hub.add(p.table)
     r = random.Random(f"restart:{game_id}:{actions}:{seed}")
     misses = 0
@@ -183,10 +175,7 @@ def main() -> None:
     for game_id in args.games:
         for n in args.lengths:
             t0 = time.perf_counter()
-            if game_id == "sealed_vote":
-                t = build_sealed_vote(hub, n)
-            else:
-                t = build_random(hub, game_id, n, args.seed)
+            t = build_script(hub, game_id, n) or build_random(hub, game_id, n, args.seed)
             built.append((game_id, n, t, time.perf_counter() - t0))
     store.commit()
     rows: list[dict[str, Any]] = []
@@ -204,7 +193,8 @@ def main() -> None:
         t0 = time.perf_counter()
         entries = store.entries(code)
         read = time.perf_counter() - t0
-        over = "never ends" if game_id == "sealed_vote" else ("yes" if t.result() is not None else "no")
+        never = getattr(t.game, "sample_done", None) is not None  # a game that never ends by itself
+        over = "never ends" if never else ("yes" if t.result() is not None else "no")
         kinds = Counter(a.get("type") for a in t.actions)
         mix = ", ".join(f"{k} {v * 100 // max(1, len(t.actions))}%" for k, v in kinds.most_common(3))
         med = statistics.median(times) * 1000

@@ -11,8 +11,9 @@ with fewer seats gets the rest as spectators) and the host starts it. Every seat
 as their own asyncio task on one event loop: each picks a random legal action from what *it*
 sees (`Table.legal`) and sends it through `Table.request` with its own token, so actions race the
 way taps from real phones do. A refused stale action (RuleError) is normal and counted; any other
-exception is a failure. When a game is over (or a sealed vote has run its rounds, or the game has
-had `--game-actions` actions) the host ends it and the table is checked: the live state must equal
+exception is a failure. When a game is over (or a game that never ends by itself has played
+enough – its `sample_done` –, or the game has had `--game-actions` actions) the host ends it and
+the table is checked: the live state must equal
 a fresh `Table.load` from the store and the replay of its log. The table is then replaced by a new
 one. The tables live in a `Hub` as on the server: an ended table is left to it, and its sweep
 (once a second, on the loop) unloads it once it has been ended `--ended-grace` seconds.
@@ -23,7 +24,8 @@ after the first 10 % of the work, and at the end – every game ended – no tab
 memory (the history is in SQLite only) and the live Python objects (tracemalloc) may be at most
 `--end-traced-mb` above what they were at the start of the work.
 
-The random players (`pick_action`) are also used by the reliability tests.
+The random players (`pick_action`: the game's `sample()` from its folder, companion/games/<id>/) are
+also used by the reliability tests.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.games import games
+from companion.games import games, spec
 from companion.games.base import RuleError
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore, SQLiteStore
@@ -50,103 +52,25 @@ from companion.table.table import Table
 
 # ---------------------------------------------------------------- random legal actions
 
-SEALED_VOTE_ROUNDS = 6  # a sealed vote never ends by itself: the host ends it after this many reveals
-
 
 def seat_count(state: dict[str, Any]) -> int:
     return int(state.get("n") or len(state["names"]))
 
 
-def _fill_sealed_vote(state: dict[str, Any], a: dict[str, Any], r: random.Random) -> dict[str, Any] | None:
-    q = state["question"]
-    if a["type"] == "submit":
-        value = r.choice(q["choices"]) if q["mode"] == "choice" else r.randint(q["min"], q["max"])
-        return {"type": "submit", "value": value}
-    if a["type"] == "ask":
-        if not state["round"]["revealed"] and r.random() < 0.9:
-            return None  # mostly let a round finish
-        if r.random() < 0.5:
-            return {"type": "ask", "mode": "choice", "question": "Q?", "choices": ["a", "b", "c"]}
-        lo = r.randint(-5, 5)
-        return {"type": "ask", "mode": "number", "question": "Bid", "min": lo, "max": lo + r.randint(1, 1000)}
-    return dict(a)
-
-
-def _fill_lutece(state: dict[str, Any], seat: int | None, a: dict[str, Any], r: random.Random) -> dict[str, Any]:
-    a = dict(a)
-    if a["type"] == "score":
-        ranges = a.pop("ranges")
-        if seat is None:
-            a["for"] = r.choice(a["for"])
-        for k, (lo, hi) in ranges.items():
-            a[k] = r.randint(lo, min(hi, 8))
-    return a
-
-
-def _fill_quovadis(state: dict[str, Any], a: dict[str, Any], r: random.Random) -> dict[str, Any]:
-    a = dict(a)
-    if a["type"] == "give":
-        a["amount"] = r.randint(1, a.pop("max"))
-    elif a["type"] == "promise":
-        a.pop("max_len", None)
-        a["text"] = r.choice(["yes for 2", "I will not block you", "Ⅲ laurels"])
-    return a
-
-
-def _fill_lutetia(state: dict[str, Any], seat: int | None, a: dict[str, Any]) -> dict[str, Any] | None:
-    from companion.games import lutetia as L
-
-    if a["type"] == "enter_hand" and seat is not None:
-        pool = sorted(set(state["out"]) | set(state["players"][seat]["plans"]), key=L._plan_sort_key)
-        plans = [x for area in range(1, 6) for x in [p for p in pool if L.plan_area(p) == area][:2]]
-        return {**a, "plans": plans, "mods": sorted(state["mod"]["pile"])[: state["start_mods"][seat]]}
-    if a["type"] == "report_draw" and a["value"] not in state["mod"]["pile"]:
-        return None
-    return dict(a)
-
-
-WEIGHTS: dict[str, dict[str, float]] = {
-    "quovadis": {"move": 12, "place": 6, "vote": 10, "caesar": 2, "keep_caesar": 2, "give": 1,
-                 "promise": 1, "close_vote": 1},
-    "lutece": {"end_game": 0.15, "set_cost": 0.5},
-    "sealed_vote": {"reveal": 0.2},
-}
-
-
 def pick_action(game_id: str, state: dict[str, Any], seat: int | None, legal: list[dict[str, Any]],
                 r: random.Random) -> dict[str, Any] | None:
-    """A concrete random action for `seat` from its legal() templates (without "seat"), or None."""
+    """A concrete random action for `seat` from its legal() entries (without "seat"), or None:
+    the game's own `sample` (GameSpec.sample), whatever the game."""
     if not legal:
         return None
-    if game_id == "lutetia" and any(a["type"] == "lock" for a in legal):
-        legal = [a for a in legal if a["type"] != "choose"]  # re-choosing forever makes games long
-    kinds = sorted({a["type"] for a in legal})
-    w = WEIGHTS.get(game_id, {})
-    for _ in range(4):
-        kind = r.choices(kinds, weights=[w.get(k, 1.0) for k in kinds])[0]
-        tmpl = r.choice([a for a in legal if a["type"] == kind])
-        tmpl = {k: v for k, v in tmpl.items() if k != "seat"}
-        if game_id == "sealed_vote":
-            out = _fill_sealed_vote(state, tmpl, r)
-        elif game_id == "lutece":
-            out = _fill_lutece(state, seat, tmpl, r)
-        elif game_id == "quovadis":
-            out = _fill_quovadis(state, tmpl, r)
-        elif game_id == "lutetia":
-            out = _fill_lutetia(state, seat, tmpl)
-        else:
-            out = tmpl
-        if out is not None:
-            return out
-    return None
+    return spec(game_id).sample(state, seat, r, legal)
 
 
 def game_over(table: Table) -> bool:
+    """The game ended, or a game that never ends by itself has been played enough (GameSpec.done)."""
     if table.state is None:
         return False
-    if table.game_id == "sealed_vote":
-        return len([h for h in table.state["history"] if not h.get("abandoned")]) >= SEALED_VOTE_ROUNDS
-    return table.result() is not None
+    return spec(table.game_id).done(table.state)
 
 
 # ---------------------------------------------------------------- tables with phones

@@ -14,6 +14,7 @@ import pytest
 
 from benchmarks import harness as H
 from benchmarks import soak
+from companion.games import games
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore
 from companion.ui import flet_fast
@@ -73,8 +74,10 @@ async def _play(game: str, steps: int, seed: int) -> list[Any]:
     _Recorder.log = []
     hub = Hub(MemoryStore())
     server = Server(hub, "http://test")
-    t = hub.create(game, None, [{"name": f"P{i + 1}"} for i in range(3)], seed=seed)
-    tokens = [t.request_sync(None, {"op": "join", "seat": i})["token"] for i in range(3)]
+    g = games()[game]
+    n = max(g.MIN_SEATS, min(3, g.MAX_SEATS))  # three phones where the game seats three
+    t = hub.create(game, None, [{"name": f"P{i + 1}"} for i in range(n)], seed=seed)
+    tokens = [t.request_sync(None, {"op": "join", "seat": i})["token"] for i in range(n)]
     t.request_sync(t.host_token, {"op": "start"})
     clients = [H.Client(server, f"/t/{t.code}", {f"seat:{t.code}": tok, "lang": "en"}) for tok in tokens]
     clients.append(H.Client(server, f"/host/{t.code}", {f"host:{t.code}": t.host_token, "lang": "de"}))
@@ -104,7 +107,7 @@ async def _play(game: str, steps: int, seed: int) -> list[Any]:
     return _normalise(_Recorder.log, [t.code, t.host_token, *tokens])
 
 
-@pytest.mark.parametrize("game", ["sealed_vote", "lutetia", "lutece", "quovadis"])
+@pytest.mark.parametrize("game", list(games()))
 def test_same_messages_with_and_without(game: str) -> None:
     try:
         flet_fast.uninstall()
@@ -117,7 +120,7 @@ def test_same_messages_with_and_without(game: str) -> None:
     assert ours == flet_own
 
 
-@pytest.mark.parametrize("game", ["sealed_vote", "lutetia", "quovadis"])
+@pytest.mark.parametrize("game", list(games()))
 def test_same_removed_controls(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The removed controls (taken out of the session's index, told they are unmounted) are not
     in the messages: every diff of a random game walks them both ways and gets the same list."""

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games import lutece as L
 from companion.games import sealed
 from companion.games.base import RuleError
+from companion.games.lutece import rules as L
+from tests.gameplay import random_step
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -31,26 +33,8 @@ def seats(n: int) -> list[dict[str, Any]]:
 
 
 def draw_action(data: st.DataObject, state: dict[str, Any]) -> dict[str, Any] | None:
-    n = len(state["names"])
-    actors = [a for a in [None, *range(n)] if L.legal(state, a)]
-    if not actors:
-        return None
-    actor = data.draw(st.sampled_from(actors))
-    options = L.legal(state, actor)
-    kinds = sorted({a["type"] for a in options})
-    if "end_game" in kinds and "next_round" in kinds:  # play several rounds before ending by hand
-        kinds += [k for k in kinds if k != "end_game"] * 3
-    kind = data.draw(st.sampled_from(kinds))
-    action = dict(data.draw(st.sampled_from([a for a in options if a["type"] == kind])))
-    if kind == "score":
-        action.pop("ranges", None)
-        if actor is None:
-            action["for"] = data.draw(st.integers(0, n - 1))
-        for r in L.RESOURCES:
-            action[r] = data.draw(st.integers(0, 6))
-        action["places"] = data.draw(st.integers(0, 20))
-    action["seat"] = actor
-    return action
+    """The game's own random player (sample(), tests/gameplay.py), seeded by hypothesis."""
+    return random_step("lutece", state, len(state["names"]), random.Random(data.draw(st.integers(0, 2**32))))
 
 
 def total_expected(state: dict[str, Any]) -> int:

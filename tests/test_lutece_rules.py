@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from companion import i18n
-from companion.games import lutece as L
 from companion.games.base import RuleError
+from companion.games.lutece import rules as L
 
 i18n.register(L.MESSAGES)
 

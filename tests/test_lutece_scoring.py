@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from companion.games import lutece as L
+from companion.games.lutece import rules as L
 
 
 def card(glaive: int, pain: int, potion: int, cervoise: int, places: int) -> dict[str, int]:

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from companion.games import lutece as L
-from companion.ui.games import lutece as U
+from companion.games.lutece import rules as L
+from companion.games.lutece import screens as U
 from companion.ui.kit import UiContext
 from tests import ui_harness as ui
 from tests.ui_harness import text as texts

@@ -14,8 +14,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from companion.games import lutetia as L
 from companion.games.base import RuleError
+from companion.games.lutetia import rules as L
+from tests.gameplay import random_step
 
 MAX_STEPS = 4000
 
@@ -33,31 +34,6 @@ OPTIONS = hs.fixed_dictionaries({
 
 def seats(n: int) -> list[dict[str, str]]:
     return [{"name": f"P{i}", "colour": f"c{i}"} for i in range(n)]
-
-
-def fill(st: dict[str, Any], seat: int | None, a: dict[str, Any]) -> dict[str, Any] | None:
-    """A concrete action from a legal() entry: the physical enter form gets real cards from the
-    pool; a draw report must name a value still in the pile (legal offers every deck value)."""
-    if a["type"] == "enter_hand" and seat is not None:
-        pool = sorted(set(st["out"]) | set(st["players"][seat]["plans"]), key=L._plan_sort_key)
-        plans = [x for area in range(1, 6) for x in [p for p in pool if L.plan_area(p) == area][:2]]
-        return {**a, "plans": plans, "mods": sorted(st["mod"]["pile"])[: st["start_mods"][seat]]}
-    if a["type"] == "report_draw" and a["value"] not in st["mod"]["pile"]:
-        return None
-    return a
-
-
-def candidates(st: dict[str, Any]) -> list[dict[str, Any]]:
-    out = []
-    for s in [*range(st["n"]), None]:
-        acts = L.legal(st, s)
-        if any(a["type"] == "lock" for a in acts):
-            acts = [a for a in acts if a["type"] != "choose"]
-        for a in acts:
-            c = fill(st, s, a)
-            if c is not None:
-                out.append({**c, "seat": s})
-    return out
 
 
 def check_conservation(st: dict[str, Any]) -> None:
@@ -125,9 +101,8 @@ def play(seed: int, n: int, opts: dict[str, Any], checks: bool = True) -> tuple[
     for step in range(MAX_STEPS):
         if st["phase"] == "over":
             break
-        cands = candidates(st)
-        assert cands, f"no legal action in phase {st['phase']}"
-        a = r.choice(cands)
+        a = random_step("lutetia", st, n, r)  # the game's own sample() (tests/gameplay.py)
+        assert a is not None, f"no legal action in phase {st['phase']}"
         probe = checks and step % 15 == 0
         before = json.dumps(st, sort_keys=True) if probe else ""
         st = L.apply(st, a)  # every legal action applies

@@ -16,8 +16,8 @@ import pytest
 
 from companion import i18n
 from companion.games import base
-from companion.games import lutetia as L
 from companion.games.base import RuleError
+from companion.games.lutetia import rules as L
 
 i18n.register(L.MESSAGES)
 
@@ -977,7 +977,7 @@ def test_every_catalog_key_in_all_three_languages_and_every_used_key_exists() ->
         assert set(L.MESSAGES[lang]) == set(L.MESSAGES["en"])
         assert all(L.MESSAGES[lang].values())
     src = Path(L.__file__).read_text()
-    src += (Path(L.__file__).parents[1] / "ui" / "games" / "lutetia.py").read_text()
+    src += (Path(L.__file__).parent / "screens.py").read_text()
     used = set(re.findall(r'"(lutetia\.[a-z_.0-9]+)"', src))
     used |= {f"lutetia.log.reveal_{s}" for s in L.SIDES} | {f"lutetia.reason.m_{s}" for s in L.SIDES}
     used |= {f"lutetia.opt.areas.{p}" for p in L.AREA_PRESETS} | {f"lutetia.colour.{c}" for c in L.COLOURS}

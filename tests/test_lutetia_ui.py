@@ -9,11 +9,11 @@ from typing import Any
 
 import flet as ft
 
-from companion.games import lutetia as L
+from companion.games.lutetia import rules as L
+from companion.games.lutetia import screens as screen
 from companion.table.table import Table
-from companion.ui.games import lutetia as screen
 from tests import ui_harness as ui
-from tests.test_lutetia_props import candidates
+from tests.gameplay import random_step
 
 
 def _table(options: dict[str, Any] | None = None, seed: int = 5, n: int = 3) -> Table:
@@ -22,7 +22,8 @@ def _table(options: dict[str, Any] | None = None, seed: int = 5, n: int = 3) -> 
 
 def _pick(t: Table, r: random.Random) -> tuple[int | None, dict[str, Any]]:
     """A random legal action of any seat or the host (a seat that has chosen a card only locks)."""
-    a = dict(r.choice(candidates(t.state)))
+    a = random_step("lutetia", t.state, t.state["n"], r)  # the game's own sample()
+    assert a is not None, "somebody can always act"
     return a.pop("seat"), a
 
 

@@ -20,10 +20,10 @@ import flet as ft
 from benchmarks import harness as H
 from companion import i18n
 from companion.games.base import RuleError
+from companion.games.sealed_vote import screens as sv_ui
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore
 from companion.ui import kit
-from companion.ui.games import sealed_vote as sv_ui
 from companion.ui.screens import Screen, Server
 
 

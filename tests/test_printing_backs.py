@@ -10,7 +10,8 @@ import itertools
 import pytest
 from PIL import Image, ImageStat
 
-from companion.printing import decks as D
+from companion.games.lutece import printing as LCP
+from companion.games.lutetia import printing as LP
 from companion.printing.decks import CardSpec, Deck, face
 from companion.printing.engine import deck_jobs, encode
 from companion.printing.layout import LayoutOptions
@@ -23,7 +24,7 @@ STRIP_MM = 0.7  # what one sees of an edge: this deep a strip inside the real cu
 
 
 def face_down_decks() -> list[Deck]:
-    return [D.lutetia_votes(), D.lutetia_plans(), D.lutetia_mods("3,3,3"), D.lutece_actions()]
+    return [LP.lutetia_votes(), LP.lutetia_plans(), LP.lutetia_mods("3,3,3"), LCP.lutece_actions()]
 
 
 def edge_signatures(deck: Deck, paper: str, backs: str = "duplex-long", orientation: str | None = None,

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from companion.games.lutece import printing as LCP
+from companion.games.lutetia import printing as LP
 from companion.printing import art, board, cards, engine
 from companion.printing import decks as D
 from companion.printing.art import COLOUR_SHAPES, rgb
@@ -41,7 +43,7 @@ def merging_pairs(palette: list[tuple[str, str]], below: float = 90) -> list[tup
             if distance(sim[a], sim[b]) < below]
 
 
-@pytest.mark.parametrize("palette", [D.PLAYER_COLOURS, D.LUTETIA_AREAS, D.lutetia_areas()],
+@pytest.mark.parametrize("palette", [D.PLAYER_COLOURS, LP.LUTETIA_AREAS, LP.lutetia_areas()],
                          ids=["players", "areas", "areas-game"])
 def test_every_colour_has_its_own_shape(palette: list[tuple[str, str]]) -> None:
     names = [n for n, _ in palette]
@@ -54,7 +56,7 @@ def test_every_colour_has_its_own_shape(palette: list[tuple[str, str]]) -> None:
 def test_deuteranopia_merges_what_the_issue_says() -> None:
     """The check itself: red/green players and blue/purple areas come out close."""
     players = {(a, b) for a, b, _ in merging_pairs(D.PLAYER_COLOURS)}
-    areas = {(a, b) for a, b, _ in merging_pairs(D.LUTETIA_AREAS)}
+    areas = {(a, b) for a, b, _ in merging_pairs(LP.LUTETIA_AREAS)}
     assert ("red", "green") in players
     assert ("blue", "purple") in areas
 
@@ -69,13 +71,13 @@ def shapes_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         orig(draw, box, name, *a, **k)
     monkeypatch.setattr(art, "colour_shape", record)
     engine._face_image.cache_clear()
-    board.render_track.cache_clear()
+    LP.render_track.cache_clear()
     yield seen
     engine._face_image.cache_clear()
-    board.render_track.cache_clear()
+    LP.render_track.cache_clear()
 
 
-@pytest.mark.parametrize("deck", [D.lutetia_votes(), D.lutetia_plans(), D.lutece_actions()],
+@pytest.mark.parametrize("deck", [LP.lutetia_votes(), LP.lutetia_plans(), LCP.lutece_actions()],
                          ids=lambda d: d.name)
 def test_each_coloured_card_front_and_back_shows_its_shape(deck: D.Deck, shapes_drawn: list[str]) -> None:
     for spec in deck.cards:
@@ -88,6 +90,6 @@ def test_each_coloured_card_front_and_back_shows_its_shape(deck: D.Deck, shapes_
 
 
 def test_the_track_shows_each_area_shape(shapes_drawn: list[str]) -> None:
-    board.render_track.cache_clear()
-    board.board_image(dict(D.lutetia_track().params), 40)
-    assert set(shapes_drawn) == {n for n, _ in D.lutetia_areas()}
+    LP.render_track.cache_clear()
+    board.board_image(dict(LP.lutetia_track().params), 40)
+    assert set(shapes_drawn) == {n for n, _ in LP.lutetia_areas()}

@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
+from companion.games.lutece import printing as LCP
+from companion.games.lutetia import printing as LP
+from companion.games.quovadis import printing as QP
 from companion.printing import decks as D
 from companion.printing import join_card_pdf, join_card_png, render_pdf
 from companion.printing.cli import main
@@ -19,36 +22,36 @@ RULES = Path(__file__).resolve().parents[2] / "shared" / "rules"
 
 
 def test_lutetia_plans_60_per_area_10_numbers_and_2_romans() -> None:
-    deck = D.lutetia_plans()
+    deck = LP.lutetia_plans()
     seq = deck.sequence()
     assert len(seq) == 60
     numbers = sorted(int(c.name.split()[1]) for c in seq if c.kind == "plan")
     assert numbers == list(range(1, 51))
     assert deck.count("roman") == 10
-    areas = D.lutetia_areas()
+    areas = LP.lutetia_areas()
     assert [n for n, _ in areas][2:4] == ["blue", "red"]  # 21-30 blue, 31-40 red (rules page)
     for a, (_name, colour) in enumerate(areas):
         in_area = [c for c in seq if c.back is not None and c.back.kw["area"] == a]
         assert len(in_area) == 12 and Counter(c.kind for c in in_area) == {"plan": 10, "roman": 2}
         assert all(c.front.kw["colour"] == colour for c in in_area)
-    assert D.lutetia_areas("orange-green-blue-red-grey")[0][0] == "orange"
+    assert LP.lutetia_areas("orange-green-blue-red-grey")[0][0] == "orange"
     with pytest.raises(ValueError):
-        D.lutetia_areas("pink-green")
+        LP.lutetia_areas("pink-green")
 
 
 def test_lutetia_vote_sets_and_modification_cards() -> None:
-    votes = D.lutetia_votes().sequence()
+    votes = LP.lutetia_votes().sequence()
     assert len(votes) == 36
     by_colour = Counter(c.front.kw["name"] for c in votes)
     assert len(by_colour) == 6 and set(by_colour.values()) == {6}
     assert sorted({c.front.kw["value"] for c in votes}) == sorted(["10", "20", "30", "70", "M", "R"])
     assert all(c.back is not None and c.back.kw["colour"] == c.front.kw["colour"] for c in votes)
-    mods = D.lutetia_mods()
+    mods = LP.lutetia_mods()
     assert mods.count() == 36 and Counter(c.front.kw["value"] for c in mods.sequence()) == {1: 12, 2: 12, 3: 12}
-    assert D.lutetia_mods("8,9,10").count() == 27
-    assert D.lutetia_mods({1: 0, 2: 5, 3: 5}).count() == 10
+    assert LP.lutetia_mods("8,9,10").count() == 27
+    assert LP.lutetia_mods({1: 0, 2: 5, 3: 5}).count() == 10
     with pytest.raises(ValueError):
-        D.parse_mod_deck("1,2")
+        LP.parse_mod_deck("1,2")
 
 
 def test_every_card_has_a_back_and_every_kind_its_own() -> None:
@@ -56,13 +59,13 @@ def test_every_card_has_a_back_and_every_kind_its_own() -> None:
         for item in D.game_items(game):
             if isinstance(item, D.Deck):
                 assert all(c.back is not None for c in item.cards)
-    backs = {c.back.renderer for d in (D.lutetia_plans(), D.lutetia_votes(), D.lutetia_mods())
+    backs = {c.back.renderer for d in (LP.lutetia_plans(), LP.lutetia_votes(), LP.lutetia_mods())
              for c in d.cards if c.back}
     assert backs == {"lutetia.plan_back", "lutetia.vote_back", "lutetia.mod_back"}
 
 
 def test_lutece_60_action_cards() -> None:
-    deck = D.lutece_actions()
+    deck = LCP.lutece_actions()
     seq = deck.sequence()
     assert len(seq) == 60 and deck.card == "mini"
     per_colour = Counter(c.front.kw["name"] for c in seq)
@@ -74,7 +77,7 @@ def test_lutece_60_action_cards() -> None:
 
 
 def test_quo_vadis_laurel_chips_match_the_rules_page() -> None:
-    deck = D.quovadis_laurels()
+    deck = QP.quovadis_laurels()
     chips = Counter((c.front.kw["value"], c.front.kw["caesar"]) for c in deck.sequence())
     expected = {(1, False): 18, (2, False): 8, (3, False): 15, (4, False): 9, (5, False): 6, (2, True): 6}
     assert chips == expected and deck.count() == 62 and deck.shape == "circle"
@@ -95,7 +98,7 @@ def test_lutetia_counts_match_the_rules_page() -> None:
     text = page.read_text()
     assert "60 = per area: its 10 numbers + 2" in text
     assert "10, 20, 30, 70, **M** (Macht), **R** (Römer)" in text
-    assert "12 of each" in text and D.lutetia_mods().count() == 3 * 12
+    assert "12 of each" in text and LP.lutetia_mods().count() == 3 * 12
 
 
 def test_text_shrinks_to_fit_and_never_overflows() -> None:
@@ -189,9 +192,9 @@ def test_deck_defaults_apply_unless_the_caller_sets_them() -> None:
 def test_markers_and_pieces_the_seeds_list() -> None:
     """LUTETIA: the two track markers (Miraculix, Asterix); Quo Vadis: 8 senators per player colour
     (3–5 players) and the Caesar token – all round, the same on both sides."""
-    m = D.lutetia_markers()
+    m = LP.lutetia_markers()
     assert m.count() == 2 and m.shape == "circle" and all(c.front == c.back for c in m.cards)
-    p = D.quovadis_pieces()
+    p = QP.quovadis_pieces()
     assert p.count("senator") == 5 * 8 and p.count("caesar") == 1
     assert {c.front.kw["name"] for c in p.cards if c.kind == "senator"} == {n for n, _ in D.PLAYER_COLOURS[:5]}
     assert all(c.front == c.back for c in p.cards)

@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 from starlette.testclient import TestClient
 
+from companion.games.lutetia import printing as LP
 from companion.i18n import LANGS, catalog
 from companion.printing import api, board, cards, engine, printables
 from companion.printing import decks as D
@@ -31,7 +32,8 @@ ENGLISH = ["Fulfilled", "marker", "Hand in", "Discard", "Decides", "Worth", "CHA
 def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every text drawn with fit_text on cards, boards and page labels (caches emptied first)."""
     texts: list[str] = []
-    for mod in (cards, board, engine):
+    game_printing = [D.spec(g).printing_module() for g in D.GAMES]  # the games' own card renderers
+    for mod in (cards, board, engine, *game_printing):
         orig = mod.fit_text
 
         def record(d: Any, box: Any, text: str, *a: Any, _orig: Any = orig, **kw: Any) -> Any:
@@ -39,10 +41,10 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
             return _orig(d, box, text, *a, **kw)
         monkeypatch.setattr(mod, "fit_text", record)
     engine._face_image.cache_clear()
-    board.render_track.cache_clear()
+    LP.render_track.cache_clear()
     yield texts
     engine._face_image.cache_clear()
-    board.render_track.cache_clear()
+    LP.render_track.cache_clear()
 
 
 def english_words(texts: list[str]) -> set[str]:
@@ -80,14 +82,14 @@ def test_the_english_sheets_use_the_same_keys(drawn: list[str]) -> None:
 
 
 def test_a_german_deck_has_german_text(drawn: list[str]) -> None:
-    votes = D.lutetia_votes("de")
+    votes = LP.lutetia_votes("de")
     assert votes.title == "LUTETIA Abstimmkarten" and votes.lang == "de"
     assert all(c.front.kw["lang"] == "de" for c in votes.cards)
     m_red = next(c for c in votes.cards if c.front.kw["value"] == "M" and c.front.kw["name"] == "red")
     img_de = cards.render_face(m_red.front.renderer, m_red.front.kw, 300, 420, 0, 150).img
     assert "MACHT" in drawn and "ROT" in drawn
     assert any(t.startswith("Entscheidet die Abstimmung allein") for t in drawn)
-    en = D.lutetia_votes("en").cards[votes.cards.index(m_red)].front
+    en = LP.lutetia_votes("en").cards[votes.cards.index(m_red)].front
     img_en = cards.render_face(en.renderer, en.kw, 300, 420, 0, 150).img
     assert img_de.tobytes() != img_en.tobytes()
     assert "POWER" in drawn  # the English card of the same face

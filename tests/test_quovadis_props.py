@@ -9,8 +9,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games import quovadis as qv
 from companion.games.base import RuleError
+from companion.games.quovadis import rules as qv
+from tests.gameplay import random_step
 
 NAMES = [{"name": n, "colour": c} for n, c in
          [("Ann", "red"), ("Bob", "blue"), ("Cy", "green"), ("Dee", "yellow"), ("Eve", "black")]]
@@ -27,37 +28,17 @@ options_st = st.fixed_dictionaries({
 FAST = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _candidates(state, r: random.Random):
-    """All legal actions of every seat and the host, completed and stamped (the table's job)."""
-    out = []
-    for seat in [None, *range(state["n"])]:
-        for a in qv.legal(state, seat):
-            a = {k: v for k, v in a.items()}
-            if a["type"] == "give":
-                a["amount"] = r.randint(1, a.pop("max"))
-            elif a["type"] == "promise":
-                a.pop("max_len")
-                a["text"] = r.choice(["yes for 2", "I will not block you", "Ⅲ laurels"])
-            a["seat"] = seat
-            out.append(a)
-    return out
-
-
-WEIGHT = {"move": 12, "place": 6, "vote": 10, "caesar": 2, "keep_caesar": 2, "give": 1,
-          "promise": 1, "close_vote": 1}
-
-
 def play(seed: int, n: int, options: dict, steps: int, check=None):
-    """Random (weighted) legal play; returns (final state, action log, states)."""
+    """Random legal play (the game's own sample(), tests/gameplay.py); returns (final state, action
+    log, states)."""
     r = random.Random(seed)
     state = qv.setup(options, NAMES[:n], seed)
     log, states = [], [state]
     for _ in range(steps):
         if state["phase"] == "over":
             break
-        cands = _candidates(state, r)
-        assert cands, "somebody can always act"
-        action = r.choices(cands, weights=[WEIGHT[a["type"]] for a in cands])[0]
+        action = random_step("quovadis", state, n, r)
+        assert action is not None, "somebody can always act"
         new = qv.apply(state, action)
         log.append(action)
         states.append(new)

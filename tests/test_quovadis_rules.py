@@ -8,8 +8,8 @@ import pytest
 
 from companion import i18n
 from companion.games import base
-from companion.games import quovadis as qv
 from companion.games.base import RuleError
+from companion.games.quovadis import rules as qv
 
 i18n.register(qv.MESSAGES)
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import flet as ft
 
+from companion.games.quovadis import screens as screen
 from companion.table.table import Table
-from companion.ui.games import quovadis as screen
 from tests import ui_harness as ui
 
 

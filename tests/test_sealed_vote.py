@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games import sealed_vote as sv
 from companion.games.base import RuleError
-from companion.ui.games import sealed_vote as ui
+from companion.games.sealed_vote import rules as sv
+from companion.games.sealed_vote import screens as ui
 from tests.ui_harness import buttons, ctx, fields, started_table, text
 
 SEATS = [{"name": n} for n in "ABCD"]

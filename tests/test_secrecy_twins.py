@@ -15,7 +15,8 @@ something is caught.
 
 How each game deals its secrets:
 - a seed that changes what a seat sees but not what the host sees deals secrets; such a game
-  needs a twin-deal recipe in DEALS (test_games_that_deal_secrets_have_a_twin_recipe);
+  needs a twin-deal recipe, `twin_deal` in its folder's testing.py
+  (test_games_that_deal_secrets_have_a_twin_recipe);
 - every other secret is a sealed submission, found without game knowledge: an action of seat k
   that a later action of k overrides completely (B + decoy + real == B + real).
 The walks avoid only what a game legitimately reveals about k's deal (LUTETIA: a proposal to a
@@ -35,7 +36,7 @@ import pytest
 
 from benchmarks.soak import pick_action
 from companion import i18n
-from companion.games import games
+from companion.games import games, spec
 from companion.games.base import RuleError
 
 GAMES = games()
@@ -58,76 +59,17 @@ class Twins:
 # ---------------------------------------------------------------- twin deals per game
 
 
-def _lutetia_twins(game: Any, opts: dict[str, Any], seats: list[dict[str, Any]], seed: int, k: int,
-                   r: random.Random) -> Twins:
-    """Seat k gets other plans (swapped with plans out of the game, area by area) and other
-    modification cards (swapped with the bottom of the draw pile); physical deal: k enters
-    other plans than in the twin."""
-    from companion.games import lutetia as L
-
-    a = game.setup(opts, seats, seed)
-    if a["phase"] == "enter":  # physical: everybody enters a hand; seat k enters another one
-        pool = {area: [p for p in L.ALL_PLANS if L.plan_area(p) == area] for area in range(1, 6)}
-        for area in pool:
-            r.shuffle(pool[area])
-        hands = {s: [pool[area].pop() for area in pool for _ in range(2)] for s in range(len(seats))}
-        # number plans only: the two Roman plans of an area are one card, entered as "R3" and
-        # given the free id R3a/R3b – a later seat's *id* (never its label) follows the earlier
-        # entries; the ids stay on the server (Flet renders there), the phones see "R 21–30"
-        numbers = {area: [p for p in pool[area] if not L.is_roman(p)] for area in pool}
-        other_k = [numbers[area].pop() if r.random() < 0.6 and not L.is_roman(x) else x
-                   for area in pool for x in hands[k] if L.plan_area(x) == area]
-        mods = sorted(a["mod"]["pile"])
-        r.shuffle(mods)
-        b = a
-        for s in range(len(seats)):
-            hand_mods = [mods.pop() for _ in range(a["start_mods"][s])]
-            a = L.apply(a, {"type": "enter_hand", "seat": s, "plans": hands[s], "mods": hand_mods})
-            b = L.apply(b, {"type": "enter_hand", "seat": s, "plans": other_k if s == k else hands[s],
-                            "mods": hand_mods})
-        differ = set(hands[k]) ^ set(other_k)
-        swapped = -1  # the physical pile is not drawn from: it never ends the comparison
-    else:
-        b = json.loads(json.dumps(a))
-        pa, pb = a["players"][k], b["players"][k]
-        out = list(b["out"])
-        for i, pid in enumerate(list(pb["plans"])):
-            if r.random() < 0.6:
-                same_area = [x for x in out if L.plan_area(x) == L.plan_area(pid)]
-                new = r.choice(same_area)
-                out[out.index(new)] = pid
-                pb["plans"][i] = new
-        b["out"] = out
-        pb["plans"].sort(key=L._plan_sort_key)
-        pile = b["mod"]["pile"]
-        swapped = 0
-        for i, m in enumerate(list(pb["mods"])):  # exchange with the bottom cards, drawn last
-            if swapped < len(pile) and r.random() < 0.8:
-                pb["mods"][i], pile[swapped] = pile[swapped], m
-                swapped += 1
-        pb["mods"].sort()
-        differ = set(pa["plans"]) ^ set(pb["plans"])
-    numbers = {int(x) for x in differ if not L.is_roman(x)}
-
-    def alive(st: dict[str, Any]) -> bool:
-        """Once the swapped bottom cards are drawn, another seat's hand differs too: stop there."""
-        return swapped < 0 or len(st["mod"]["pile"]) - sum(p["owed"] for p in st["players"]) > swapped
-
-    def avoid(action: dict[str, Any]) -> bool:
-        """The holder of the reached plan lays it face up: such a proposal may reveal the deal."""
-        return action.get("type") == "propose" and action.get("to") in numbers
-
-    return Twins(a, b, k, avoid=avoid, alive=alive, notes=[f"differ={sorted(differ)}"])
-
-
-DEALS: dict[str, Callable[..., Twins]] = {"lutetia": _lutetia_twins}
+def _deal(gid: str) -> Callable[..., dict[str, Any]] | None:
+    """The game's twin-deal recipe (`twin_deal` in its folder's testing.py), or None."""
+    return spec(gid).testing_hook("twin_deal")
 
 
 def make_twins(gid: str, opts: dict[str, Any], n: int, seed: int, k: int, r: random.Random) -> Twins:
     game = GAMES[gid]
     seats = [{"name": f"P{i}", "colour": f"c{i}"} for i in range(n)]
-    if gid in DEALS:
-        return DEALS[gid](game, opts, seats, seed, k, r)
+    deal = _deal(gid)
+    if deal is not None:
+        return Twins(k=k, **deal(opts, seats, seed, k, r))
     st = game.setup(opts, seats, seed)
     return Twins(st, json.loads(json.dumps(st)), k)
 
@@ -360,20 +302,21 @@ def test_twins_from_other_secret_deals_look_the_same_to_everyone_else(gid: str) 
 
 def test_games_that_deal_secrets_have_a_twin_recipe() -> None:
     """A seed that changes what a seat sees, but not what the host sees, deals secrets: such a
-    game must tell this test how to deal its twins (DEALS), or its secret deal goes unchecked."""
+    game must tell this test how to deal its twins (`twin_deal` in its testing.py), or its secret
+    deal goes unchecked."""
     for gid, game in GAMES.items():
         seats = [{"name": f"P{i}", "colour": ""} for i in range(game.MIN_SEATS)]
         a, b = game.setup({}, seats, 1), game.setup({}, seats, 2)
         if _dump(game.view(a, None)) != _dump(game.view(b, None)):
             continue  # the seed shows on the table (a face-up display): not a secret
         secret = any(_dump(game.view(a, s)) != _dump(game.view(b, s)) for s in range(len(seats)))
-        assert not secret or gid in DEALS, f"{gid}: the seed deals secrets; add a twin deal to DEALS"
-    assert "lutetia" in DEALS
+        assert not secret or _deal(gid) is not None, \
+            f"{gid}: the seed deals secrets; add twin_deal to its testing.py"
 
 
 def test_the_lutetia_twins_really_differ_and_reach_the_after_vote_step() -> None:
     """The LUTETIA twins hold other cards for seat k, and the walks get through approvals."""
-    from companion.games import lutetia as L
+    from companion.games.lutetia import rules as L
 
     r = random.Random(3)
     tw = make_twins("lutetia", {}, 3, 7, 1, r)

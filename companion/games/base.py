@@ -13,6 +13,19 @@ A game is a module-level object (usually a module) exposing:
     apply(state, action) -> state                 validates; raises RuleError; never mutates its input
     view(state, seat) -> dict                     what that seat may see; None = public / host view
     result(state) -> dict | None                  final scores, ranks, tie-breaks once the game ended
+                                                  (the game's own shape, read by its screens)
+    outcome(state) -> Result | None               the same in ONE shape for every game (see Result)
+    sample(state, seat, rng, legal=None)          optional: one random legal, concrete action or None
+                                                  (tools: soak, property and fault tests), drawn from
+                                                  `legal` (default legal(state, seat)); the default,
+                                                  `sample_legal`, takes legal() entries as they are
+                                                  (kinds weighted by an optional SAMPLE_WEIGHTS)
+    sample_done(state) -> bool                    optional: a random game may stop (a game that
+                                                  never ends by itself); default: result() not None
+
+A game lives in one folder, companion/games/<id>/ (rules.py, screens.py, messages.py, printing.py),
+and its package exposes `SPEC = GameSpec(...)`; the registry (companion/games/__init__.py) finds
+every sub-package with a SPEC. See docs/ADDING_A_GAME.md.
 
 State is plain JSON-able data (dicts, lists, str, int, bool, None). Actions are dicts with a
 "type" key; the table stamps "seat" (int index, or None for the host) from the authenticated
@@ -23,9 +36,12 @@ token, so a game never trusts a client-supplied seat. Randomness comes only from
 from __future__ import annotations
 
 import copy
+import importlib
 import marshal
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Protocol
 
 State = dict[str, Any]
@@ -120,6 +136,118 @@ class Game(Protocol):
     def apply(self, state: State, action: Action) -> State: ...
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
     def result(self, state: State) -> dict[str, Any] | None: ...
+    def outcome(self, state: State) -> Result | None: ...
+
+
+@dataclass(frozen=True)
+class Result:
+    """One result shape for every game: per seat (index 0..n-1) its rank, score and breakdown.
+
+    ranks: 1 = first, tied seats share a rank (1, 1, 3). scores: the number the ranking is
+    mostly built on (None where a game has none, e.g. a sealed vote). winners: seats ranked 1.
+    breakdown: per seat {what: points} (catalog keys or plain labels the game's screens know).
+    tie_break: catalog key of the sentence that explains how a tie was broken, or None.
+    """
+
+    ranks: tuple[int, ...]
+    scores: tuple[int | float | None, ...]
+    winners: tuple[int, ...]
+    breakdown: tuple[Mapping[str, Any], ...] = ()
+    tie_break: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data (exports)."""
+        return {"ranks": list(self.ranks), "scores": list(self.scores), "winners": list(self.winners),
+                "breakdown": [dict(b) for b in self.breakdown], "tie_break": self.tie_break}
+
+
+def ranks_from(keys: list[Any]) -> tuple[int, ...]:
+    """Competition ranks (1, 1, 3) from one sort key per seat, bigger = better."""
+    return tuple(1 + sum(1 for other in keys if other > k) for k in keys)
+
+
+Filler = Callable[[State, Any, Action, random.Random], Any]  # (state, seat, entry, rng) -> action | None
+
+
+def sample_legal(legal: list[Action], rng: random.Random, *, state: State | None = None,
+                 seat: int | None = None, weights: Mapping[str, float] | None = None,
+                 fill: Filler | None = None, tries: int = 4) -> Action | None:
+    """A random concrete action from legal() entries, or None (nothing to do / nothing drawn).
+
+    A kind ("type") is drawn first (by `weights`, default 1 each), then one entry of that kind;
+    "seat" is dropped (the table stamps it). `fill(state, seat, entry, rng)` turns a template
+    into a concrete action (or None: try again, up to `tries` times). Without a filler the entry
+    is taken as it is – enough for a game whose legal() lists concrete actions.
+    """
+    if not legal:
+        return None
+    kinds = sorted({a["type"] for a in legal})
+    w = weights or {}
+    for _ in range(tries):
+        kind = rng.choices(kinds, weights=[w.get(k, 1.0) for k in kinds])[0]
+        entry = rng.choice([a for a in legal if a["type"] == kind])
+        entry = {k: v for k, v in entry.items() if k != "seat"}
+        out = fill(state if state is not None else {}, seat, entry, rng) if fill is not None else entry
+        if out is not None:
+            return out
+    return None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the platform and the tools know about one game (its folder's `SPEC`).
+
+    id: stable id (URLs, registry, log). rules: the module with the Game protocol below.
+    screens: module path of phone(ctx), host(ctx), result(ctx) (imported on first use: it
+    imports Flet). catalog: {lang: {key: text}} for rules and screens. printing: module path of
+    the printed material (`items(lang=..., **options) -> [Deck | Board]`, `renderers`), or None.
+    testing: module path of what the generic tests need to know about the game's secrets
+    (`secret_twin(state, k)`, `twin_deal(...)`: see tests/reliability/test_security.py and
+    tests/test_secrecy_twins.py), or None (every secret is a sealed submission).
+    order: place in the host's game list (smaller first; ties by id).
+    test_only: registered only by tests (never in the product's game list).
+    """
+
+    id: str
+    rules: Any
+    screens: str
+    catalog: Mapping[str, Mapping[str, str]]
+    printing: str | None = None
+    testing: str | None = None
+    order: int = 100
+    test_only: bool = False
+
+    def screen_module(self) -> ModuleType:
+        return importlib.import_module(self.screens)
+
+    def printing_module(self) -> ModuleType | None:
+        return importlib.import_module(self.printing) if self.printing else None
+
+    def testing_hook(self, name: str) -> Any:
+        """A function of the game's `testing` module, or None."""
+        return getattr(importlib.import_module(self.testing), name, None) if self.testing else None
+
+    def sample(self, state: State, seat: int | None, rng: random.Random,
+               legal: list[Action] | None = None) -> Action | None:
+        """A random legal concrete action for `seat` (None = host) in `state`, or None.
+
+        `legal`: draw from these legal() entries only (default: all of legal(state, seat))."""
+        own = getattr(self.rules, "sample", None)
+        if own is not None:
+            return own(state, seat, rng, legal)
+        return sample_legal(self.rules.legal(state, seat) if legal is None else legal, rng, state=state, seat=seat,
+                            weights=getattr(self.rules, "SAMPLE_WEIGHTS", None))
+
+    def outcome(self, state: State) -> Result | None:
+        return self.rules.outcome(state)
+
+    def done(self, state: State) -> bool:
+        """A random game has played enough: the game ended, or (a game that never ends by
+        itself, such as a sealed vote) its rules' `sample_done(state)` says so."""
+        own = getattr(self.rules, "sample_done", None)
+        if own is not None:
+            return bool(own(state))
+        return self.rules.result(state) is not None
 
 
 def rng(state: State, purpose: str = "") -> random.Random:

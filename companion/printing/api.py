@@ -48,9 +48,6 @@ def select_items(game: str, deck: str | None = None, mod_deck: Any = None,
     return chosen
 
 
-GAME_TITLES = {"lutetia": "LUTETIA", "lutece": "Lutèce", "quovadis": "Quo Vadis"}
-
-
 def game_jobs(game: str, deck: str | None = None, guide: bool | None = None, **layout: Any) -> list[PageJob]:
     """Page jobs of a game's printables. `guide` (default: when printing the whole game): start
     with the how-to-print sheet (what to print, checklist, cutting order, duplex test)."""
@@ -77,11 +74,11 @@ def game_jobs(game: str, deck: str | None = None, guide: bool | None = None, **l
         guide = deck is None or deck == "all"
     if not guide:
         return jobs
-    first = guide_jobs(GAME_TITLES[D.game_id(game)], [], opts, rest["lang"])
+    first = guide_jobs(D.printing(game).TITLE, [], opts, rest["lang"])
     n = len(first)
     items = [(k, c, t, a + n + 1, b + n + 1) for k, c, t, a, b in parts]
     only_chips = chips if all(k == "cards" for k, *_ in parts) and chips and len(parts) == 1 else None
-    return guide_jobs(GAME_TITLES[D.game_id(game)], items, opts, rest["lang"], chips=only_chips,
+    return guide_jobs(D.printing(game).TITLE, items, opts, rest["lang"], chips=only_chips,
                       board=has_board) + jobs
 
 

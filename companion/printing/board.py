@@ -1,7 +1,7 @@
 """Boards that are bigger than a sheet: drawn whole, then cut into pieces that join.
 
-The LUTETIA track is a serpentine of 30 mm spaces, one row per colour area (1-10, 11-20,
-...), plus the virtual spaces 51-55. `tile_board` splits the board into pieces that fit
+A game's board is drawn by its renderer (`board_renderer`, in the game's folder: LUTETIA's track
+in companion/games/lutetia/printing.py). `tile_board` splits the board into pieces that fit
 the paper with an overlap strip: the next piece is cut along its dashed line and laid over
 the "glue" strip of the previous one, the ⊕ join marks (in both pieces) on top of each other.
 """
@@ -9,96 +9,44 @@ the "glue" strip of the previous one, the ⊕ join marks (in both pieces) on top
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from companion import i18n
-from companion.printing import art
-from companion.printing.art import INK, PAPER, WHITE, mix, rgb
-from companion.printing.fonts import big_glyph, fit_text
+from companion.printing.art import INK, WHITE, mix
+from companion.printing.fonts import fit_text
 from companion.printing.layout import paper_size
-from companion.printing.units import mm_to_px, parse_length
+from companion.printing.units import mm_to_px
 
 OVERLAP_MM = 12.0
 PAGE_MARGIN_MM = 8.0
-BOARD_BORDER_MM = 10.0
-TITLE_MM = 12.0
+
+Renderer = Callable[[dict[str, Any], int], Image.Image]
+SizeMM = Callable[[dict[str, Any]], tuple[float, float]]
+BOARDS: dict[str, tuple[Renderer, SizeMM]] = {}
 
 
-def track_geometry(space_mm: float) -> tuple[float, float, dict[int, tuple[int, int]]]:
-    """Board size (mm) and the (col, row) of every space 1..55 on the serpentine."""
-    cells: dict[int, tuple[int, int]] = {}
-    for n in range(1, 56):
-        row, k = (n - 1) // 10, (n - 1) % 10
-        col = k if row % 2 == 0 else 9 - k
-        cells[n] = (col, row)
-    w = 10 * space_mm + 2 * BOARD_BORDER_MM
-    h = 6 * space_mm + 2 * BOARD_BORDER_MM + TITLE_MM
-    return w, h, cells
+def board_renderer(name: str, size_mm: SizeMM) -> Callable[[Renderer], Renderer]:
+    """Register a game's board: `fn(params, dpi) -> image` and `size_mm(params) -> (w, h)`; a
+    Board names it in its params ("renderer"). The games' boards live in their folders
+    (companion/games/<id>/printing.py), imported on first use."""
+    def wrap(fn: Renderer) -> Renderer:
+        BOARDS[name] = (fn, size_mm)
+        return fn
+    return wrap
 
 
-@lru_cache(maxsize=4)
-def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int, lang: str = "en") -> Image.Image:
-    s_mm = parse_length(space)
-    w_mm, h_mm, cells = track_geometry(s_mm)
+def _board(params: dict[str, Any]) -> tuple[Renderer, SizeMM]:
+    name = params["renderer"]
+    if name not in BOARDS:
+        from companion.games import specs
 
-    def u(mm: float) -> int:
-        return mm_to_px(mm, dpi)
-
-    img = Image.new("RGB", (u(w_mm), u(h_mm)), PAPER)
-    d = ImageDraw.Draw(img)
-    d.rectangle((u(2), u(2), img.width - u(2), img.height - u(2)), outline=mix(PAPER, INK, 0.5), width=u(0.6))
-    half = img.width // 2
-    fit_text(d, (u(BOARD_BORDER_MM), u(4), half - u(20), u(3 + TITLE_MM - 2)),
-             i18n.t(lang, "print.lutetia.track_title"), kind="bold", max_size=u(5.5), fill=INK, align="left")
-    fit_text(d, (half + u(20), u(4), img.width - u(BOARD_BORDER_MM), u(3 + TITLE_MM - 2)),
-             i18n.t(lang, "print.lutetia.track_virtual"), kind="bold", max_size=u(4.5), fill=INK, align="right")
-    x0, y0 = BOARD_BORDER_MM, BOARD_BORDER_MM + TITLE_MM
-    lw = max(2, u(0.5))
-    # connectors between rows (behind the spaces)
-    for n in range(1, 55):
-        (c1, r1), (c2, r2) = cells[n], cells[n + 1]
-        a = (u(x0 + (c1 + 0.5) * s_mm), u(y0 + (r1 + 0.5) * s_mm))
-        b = (u(x0 + (c2 + 0.5) * s_mm), u(y0 + (r2 + 0.5) * s_mm))
-        d.line([a, b], fill=mix(PAPER, INK, 0.35), width=u(3))
-    for n, (col, row) in cells.items():
-        virtual = n > 50
-        name, colour = areas[min(4, (n - 1) // 10)] if not virtual else ("virtual", "#9a9a9a")
-        c = rgb(colour)
-        pad = u(1.2)
-        box = (u(x0 + col * s_mm) + pad, u(y0 + row * s_mm) + pad,
-               u(x0 + (col + 1) * s_mm) - pad, u(y0 + (row + 1) * s_mm) - pad)
-        if virtual:
-            d.rounded_rectangle(box, radius=u(3), fill=WHITE)
-            _dashed_rect(d, box, INK, lw, u(2.5))
-        else:
-            d.rounded_rectangle(box, radius=u(3), fill=mix(c, PAPER, 0.72), outline=INK, width=lw)
-            d.rounded_rectangle((box[0], box[1], box[2], box[1] + u(5)), radius=u(3), fill=c)
-            d.rectangle((box[0], box[1] + u(3), box[2], box[1] + u(5)), fill=c)
-            d.rounded_rectangle(box, radius=u(3), outline=INK, width=lw)
-            # the area's shape code (colour-blind safe), in the colour band and big in the corner
-            h = u(4.6) // 2
-            art.colour_shape(d, (box[2] - u(1.5) - 2 * h, box[1] + u(0.2), box[2] - u(1.5), box[1] + u(0.2) + 2 * h),
-                             name, fill=WHITE, outline=INK, width=max(2, u(0.35)))
-        ink = mix(c, INK, 0.55) if not virtual else mix(PAPER, INK, 0.6)
-        big_glyph(d, (box[0] + u(3), box[1] + u(7), box[2] - u(3), box[3] - u(4)), str(n), kind="serif",
-                  fill=ink)
-        if n % 10 == 1 and not virtual:
-            fit_text(d, (box[0] + u(1), box[1] + u(0.5), box[2] - u(1), box[1] + u(4.5)),
-                     f"{n}–{n + 9}", kind="bold", max_size=u(3.2), fill=art.text_on(c))
-    # the start space marker ("before 1")
-    sx, sy = u(x0) - u(BOARD_BORDER_MM * 0.8), u(y0 + s_mm / 2)
-    d.polygon([(sx, sy - u(4)), (sx + u(6), sy), (sx, sy + u(4))], fill=INK)
-    return img
-
-
-def _dashed_rect(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fill: object, width: int, dash: int) -> None:
-    x0, y0, x1, y1 = box
-    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
-        _dashed(d, a, b, fill, width, dash)
+        for sp in specs().values():
+            sp.printing_module()
+    return BOARDS[name]
 
 
 def _dashed(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], fill: object, width: int,
@@ -216,11 +164,13 @@ def _hatch(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fill: object,
             d.line([a, b], fill=fill, width=width)  # type: ignore[arg-type]
 
 
+dashed_line = _dashed  # (for the games' boards)
+
+
 def board_image(params: dict[str, Any], dpi: int) -> Image.Image:
-    areas = tuple(tuple(a) for a in params["areas"])
-    return render_track(areas, params["space"], dpi, params.get("lang", "en"))  # type: ignore[arg-type]
+    """The whole board, drawn by its game's renderer."""
+    return _board(params)[0](params, dpi)
 
 
 def board_size_mm(params: dict[str, Any]) -> tuple[float, float]:
-    w, h, _ = track_geometry(parse_length(params["space"]))
-    return w, h
+    return _board(params)[1](params)

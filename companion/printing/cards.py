@@ -1,4 +1,6 @@
-"""Card faces, drawn with Pillow from the `Face` parameters in decks.py.
+"""Card faces, drawn with Pillow from the `Face` parameters in decks.py: the registry of
+renderers and the pieces every game's cards share; a game's own renderers live in its folder
+(companion/games/<id>/printing.py).
 
 Every renderer gets a `Canvas` (card + bleed) and the face's parameters, and paints the
 whole canvas: backgrounds run into the bleed, text and icons stay inside the safe area
@@ -33,11 +35,21 @@ def renderer(name: str) -> Callable[[Renderer], Renderer]:
 def render_face(name: str, params: dict[str, Any], w: int, h: int, bleed: int, dpi: int,
                 saver: bool = False) -> Canvas:
     """Paint face `name`. `saver`: the ink-saving variant (light tints and outlines, no full-colour
-    frames or backs)."""
+    frames or backs). A game's renderers ("lutetia.plan") live in its printing module
+    (companion/games/<id>/printing.py), imported on first use (also in a worker process)."""
+    if name not in RENDERERS:
+        _load_game_renderers()
     c = Canvas(w, h, bleed, dpi)
     c.saver = saver
     RENDERERS[name](c, **params)
     return c
+
+
+def _load_game_renderers() -> None:
+    from companion.games import specs
+
+    for s in specs().values():
+        s.printing_module()
 
 
 # ---- shared pieces -------------------------------------------------------------------------
@@ -197,187 +209,6 @@ def footer(c: Canvas, colour: tuple[int, int, int], height_mm: float = 5, shape:
         for x in (c.b + c.u(4) + c.u(size) // 2, c.cx, c.b + c.w - c.u(4) - c.u(size) // 2):
             shape_badge(c, shape, x, top + c.u(height_mm) // 2 - c.u(0.3), size)
     return top
-
-
-# ---- LUTETIA -------------------------------------------------------------------------------
-
-@renderer("lutetia.plan")
-def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int, lang: str = "en",
-                 name: str | None = None) -> None:
-    col = rgb(colour)
-    top = header(c, col, str(number), t(lang, "print.lutetia.plan_range", lo=lo, hi=hi))
-    bottom = footer(c, col, 7.5, shape=name)
-    strip_h = c.u(6)
-    strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
-    track_cells(c, strip, lo, hi, col, number)
-    text_top = strip[1] - c.u(7)
-    r = min(c.u(24), (text_top - top - c.u(6)) // 2)
-    cy = (top + text_top) // 2
-    c.draw.ellipse((c.cx - r, cy - r, c.cx + r, cy + r), fill=mix(col, PAPER, 0.82),
-                   outline=mix(col, PAPER, 0.5), width=max(2, c.u(0.5)))
-    k = int(r * 0.72)
-    big_glyph(c.draw, (c.cx - k - c.u(2), cy - k, c.cx + k + c.u(2), cy + k), str(number), kind="serif", fill=col,
-              stroke=max(2, c.u(0.5)), stroke_fill=INK)
-    fit_text(c.draw, (strip[0], text_top, strip[2], strip[1] - c.u(1)),
-             t(lang, "print.lutetia.plan_rule", number=number), kind="sans", max_size=c.u(2.6), fill=INK)
-
-
-@renderer("lutetia.roman")
-def lutetia_roman(c: Canvas, name: str, colour: str, lo: int, hi: int, lang: str = "en") -> None:
-    col = rgb(colour)
-    top = header(c, col, "R", t(lang, "print.lutetia.roman_range", lo=lo, hi=hi))
-    bottom = footer(c, col, 7.5, shape=name)
-    strip_h = c.u(6)
-    strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
-    track_cells(c, strip, lo, hi, col, None)
-    icon_box = (c.b + c.u(14), top + c.u(5), c.b + c.w - c.u(14), top + c.u(37))
-    art.icon_helmet(c.draw, icon_box, mix(col, PAPER, 0.25), INK)
-    fit_text(c.draw, (c.b + c.u(5), icon_box[3] + c.u(1), c.b + c.w - c.u(5), icon_box[3] + c.u(10)),
-             t(lang, "print.lutetia.roman_title", colour=colour_name(lang, name)), kind="serif", max_size=c.u(6.5),
-             fill=col)
-    fit_text(c.draw, (c.b + c.u(6), icon_box[3] + c.u(11), c.b + c.w - c.u(6), strip[1] - c.u(2)),
-             t(lang, "print.lutetia.roman_rule", lo=lo, hi=hi), kind="sans", max_size=c.u(3.0), fill=INK)
-
-
-@renderer("lutetia.plan_back")
-def lutetia_plan_back(c: Canvas, area: int, name: str, colour: str, lo: int, hi: int, lang: str = "en") -> None:
-    back_pattern(c, rgb(colour), t(lang, "print.lutetia.plan"), f"{lo}–{hi} · {colour_name(lang, name)}",
-                 art.icon_temple, shape=name)
-
-
-VOTE_TEXT = {  # catalog keys: title, rule
-    "M": ("print.lutetia.power", "print.lutetia.power_rule"),
-    "R": ("print.lutetia.roman", "print.lutetia.roman_vote_rule"),
-}
-
-
-@renderer("lutetia.vote")
-def lutetia_vote(c: Canvas, value: str, name: str, colour: str, lang: str = "en") -> None:
-    col = rgb(colour)
-    panel = frame(c, col)
-    corner_index(c, value, col if sum(col) < 600 else INK, panel, size_mm=6.5)
-    shape_corners(c, name, panel, 6.5)
-    px0, py0, px1, py1 = panel
-    big = (px0 + c.u(6), py0 + c.u(13), px1 - c.u(6), py0 + c.u(46))
-    ink = col if sum(col) < 600 else mix(col, INK, 0.3)
-    big_glyph(c.draw, big, value, kind="serif", fill=ink, stroke=max(2, c.u(0.55)), stroke_fill=INK)
-    if value in VOTE_TEXT:
-        title, rule = (t(lang, key) for key in VOTE_TEXT[value])
-        fit_text(c.draw, (px0 + c.u(4), big[3] + c.u(3), px1 - c.u(4), big[3] + c.u(11)), title,
-                 kind="serif", max_size=c.u(6.5), fill=INK)
-        fit_text(c.draw, (px0 + c.u(5), big[3] + c.u(12), px1 - c.u(5), py1 - c.u(10)), rule,
-                 kind="sans", max_size=c.u(3.2), fill=INK)
-    else:
-        fit_text(c.draw, (px0 + c.u(4), big[3] + c.u(3), px1 - c.u(4), big[3] + c.u(11)), t(lang, "print.lutetia.vote"),
-                 kind="serif", max_size=c.u(6.5), fill=INK)
-        pips = int(value) // 10
-        r = c.u(2.1)
-        rows = [pips] if pips <= 4 else [4, pips - 4]
-        y = big[3] + c.u(17)
-        for n in rows:
-            art.dots_row(c, c.cx, y, n, r, fill=ink, gap=c.u(1.6))
-            y += c.u(6)
-    fit_text(c.draw, (px0 + c.u(4), py1 - c.u(8), px1 - c.u(4), py1 - c.u(2.5)), colour_name(lang, name),
-             kind="bold", max_size=c.u(3.2), fill=mix(col, INK, 0.5))
-
-
-@renderer("lutetia.vote_back")
-def lutetia_vote_back(c: Canvas, name: str, colour: str, lang: str = "en") -> None:
-    back_pattern(c, rgb(colour), t(lang, "print.lutetia.vote"), colour_name(lang, name), art.icon_ballot, shape=name)
-
-
-MOD_COLOUR = rgb("#7a5230")
-
-
-@renderer("lutetia.mod")
-def lutetia_mod(c: Canvas, value: int, lang: str = "en") -> None:
-    col = MOD_COLOUR
-    panel = frame(c, col)
-    px0, py0, px1, py1 = panel
-    corner_index(c, f"±{value}", col, panel, size_mm=5)
-    big = (px0 + c.u(6), py0 + c.u(11), px1 - c.u(6), py0 + c.u(36))
-    big_glyph(c.draw, big, f"±{value}", kind="serif", fill=mix(col, PAPER, 0.1), stroke=max(2, c.u(0.5)),
-              stroke_fill=INK)
-    art.dots_row(c, c.cx, py0 + c.u(41), value, c.u(2.0), fill=col, gap=c.u(1.8))
-    art.icon_arrows(c.draw, (px0 + c.u(9), py0 + c.u(45), px1 - c.u(9), py0 + c.u(50)), INK)
-    fit_text(c.draw, (px0 + c.u(4), py0 + c.u(52), px1 - c.u(4), py0 + c.u(59)),
-             t(lang, "print.lutetia.mod"), kind="serif", max_size=c.u(5), fill=INK)
-    fit_text(c.draw, (px0 + c.u(5), py0 + c.u(60), px1 - c.u(5), py1 - c.u(8.5)),
-             t(lang, "print.lutetia.mod_rule", value=value), kind="sans", max_size=c.u(3.0), fill=INK)
-
-
-@renderer("lutetia.mod_back")
-def lutetia_mod_back(c: Canvas, lang: str = "en") -> None:
-    back_pattern(c, MOD_COLOUR, t(lang, "print.lutetia.mod"), "±1 · ±2 · ±3", art.icon_shield)
-
-
-# ---- Lutece --------------------------------------------------------------------------------
-LUTECE_TEXT = {"character": "print.lutece.character", "place": "print.lutece.place", "revenus": "print.lutece.revenus"}
-
-
-@renderer("lutece.action")
-def lutece_action(c: Canvas, label: str, kind: str, name: str, colour: str, lang: str = "en") -> None:
-    col = rgb(colour)
-    panel = frame(c, col, border_mm=2.6, radius_mm=2.5)
-    px0, py0, px1, py1 = panel
-    ink = col if sum(col) < 600 else mix(col, INK, 0.3)
-    corner_index(c, label, ink, panel, size_mm=5)
-    shape_corners(c, name, panel, 5.0, pad_mm=1.2)
-    icon_box = (px0 + c.u(9), py0 + c.u(7), px1 - c.u(9), py0 + c.u(25))
-    if kind == "character":
-        art.icon_person(c.draw, icon_box, mix(col, PAPER, 0.55), INK)
-    elif kind == "place":
-        art.icon_temple(c.draw, icon_box, mix(col, PAPER, 0.55), INK)
-    else:
-        art.icon_coin(c.draw, icon_box, rgb("#e8b923"), INK, "+3", font("serif", c.u(6)))
-    big = (px0 + c.u(3), icon_box[3] + c.u(2), px1 - c.u(3), icon_box[3] + c.u(17))
-    big_glyph(c.draw, big, label if kind != "revenus" else "+3", kind="serif", fill=ink,
-              stroke=max(2, c.u(0.45)), stroke_fill=INK)
-    caption = t(lang, LUTECE_TEXT[kind]) + ("\n" + t(lang, "print.lutece.revenus_gold") if kind == "revenus" else "")
-    fit_text(c.draw, (px0 + c.u(3), big[3] + c.u(1.5), px1 - c.u(3), py1 - c.u(6)), caption,
-             kind="bold", max_size=c.u(3.6), fill=INK)
-    fit_text(c.draw, (px0 + c.u(3), py1 - c.u(5.5), px1 - c.u(3), py1 - c.u(1.5)),
-             colour_name(lang, name), kind="bold", max_size=c.u(2.4), fill=mix(col, INK, 0.5))
-
-
-@renderer("lutece.action_back")
-def lutece_action_back(c: Canvas, name: str, colour: str, lang: str = "en") -> None:
-    back_pattern(c, rgb(colour), t(lang, "print.lutece.action"), colour_name(lang, name),
-                 lambda d, box, fill, line: art.icon_coin(d, box, fill, line), shape=name)
-
-
-# ---- Quo Vadis -----------------------------------------------------------------------------
-
-@renderer("quovadis.laurel")
-def quovadis_laurel(c: Canvas, value: int, caesar: bool, colour: str, lang: str = "en") -> None:
-    col = rgb(colour)
-    c.draw.rectangle(c.full, fill=col)
-    r = c.w / 2
-    cx, cy = c.cx, c.cy
-    gold = rgb("#f2d16b")
-    leaf = gold if caesar else mix(col, WHITE, 0.6)
-    c.draw.ellipse((cx - r * 0.93, cy - r * 0.93, cx + r * 0.93, cy + r * 0.93), outline=leaf, width=max(1, c.u(0.3)))
-    art.laurel(c.draw, cx, cy, r * 0.72, leaf, leaves=7, gap_deg=80)
-    if caesar:
-        box = (int(cx - r * 0.42), int(cy - r * 0.58), int(cx + r * 0.42), int(cy + r * 0.22))
-        big_glyph(c.draw, box, str(value), kind="serif", fill=WHITE, stroke=max(2, c.u(0.4)), stroke_fill=INK)
-        fit_text(c.draw, (int(cx - r * 0.5), int(cy + r * 0.25), int(cx + r * 0.5), int(cy + r * 0.5)),
-                 t(lang, "print.quovadis.caesar"), kind="bold", max_size=c.u(3), fill=gold)
-    else:
-        box = (int(cx - r * 0.45), int(cy - r * 0.5), int(cx + r * 0.45), int(cy + r * 0.5))
-        big_glyph(c.draw, box, str(value), kind="serif", fill=WHITE, stroke=max(2, c.u(0.4)), stroke_fill=INK)
-
-
-@renderer("quovadis.laurel_back")
-def quovadis_laurel_back(c: Canvas) -> None:
-    col = rgb("#2f5d3a")
-    c.draw.rectangle(c.full, fill=col)
-    r = c.w / 2
-    leaf = mix(col, WHITE, 0.5)
-    c.draw.ellipse((c.cx - r * 0.93, c.cy - r * 0.93, c.cx + r * 0.93, c.cy + r * 0.93), outline=leaf,
-                   width=max(1, c.u(0.3)))
-    art.laurel(c.draw, c.cx, c.cy, r * 0.72, leaf, leaves=7, gap_deg=80)
-    art.laurel(c.draw, c.cx, c.cy, r * 0.36, mix(col, WHITE, 0.35), leaves=4, gap_deg=90)
 
 
 # ---- markers (round tokens for the board) -----------------------------------------------

@@ -65,6 +65,9 @@ def engine_hash() -> str:
     here = Path(__file__).resolve().parent
     for name in ENGINE_FILES:
         h.update(name.encode() + b"\0" + (here / name).read_bytes())
+    for gid in D.GAMES:  # each game's deck data and renderers (companion/games/<id>/printing.py)
+        module = D.spec(gid).printing_module()
+        h.update(gid.encode() + b"\0" + Path(module.__file__).read_bytes())
     for f in sorted((ROOT / "assets" / "fonts").glob("*.ttf")):
         h.update(f.name.encode() + b"\0" + f.read_bytes())
     return h.hexdigest()

@@ -1,7 +1,7 @@
 """Small building blocks shared by every screen: the per-session context and big, clear widgets.
 
 Screens are rebuilt from data (`view(state, seat)` of the game, the table's public seats) on
-every change; nothing here knows a game rule. Game screens live in companion/ui/games/<id>.py
+every change; nothing here knows a game rule. Game screens live in companion/games/<id>/screens.py
 and get a `UiContext`.
 
 A screen is cut into *parts* (`part(sig, build)`): a part is a memoised Flet component whose

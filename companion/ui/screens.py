@@ -24,12 +24,12 @@ import qrcode
 
 from companion import i18n
 from companion.games import games
+from companion.games import screens as game_screens
 from companion.games.base import RuleError
 from companion.table.hub import Hub, normalise_code, problem_text
 from companion.table.store import StoreError
 from companion.table.table import COLOURS, Table
 from companion.ui import boot, kit
-from companion.ui.games import screens as game_screens
 from companion.ui.kit import UiContext
 from companion.ui.sessions import (
     delete_now,

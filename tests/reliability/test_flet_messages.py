@@ -29,7 +29,7 @@ from flet.messaging.protocol import (
 from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
-from companion.games import lutece as L
+from companion.games.lutece import rules as L
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore
 from companion.table.table import Table
@@ -201,7 +201,7 @@ async def test_a_lutece_sealed_bribe_reaches_no_other_session_before_the_reveal(
 
 async def test_the_recorder_catches_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     """Sensitivity: if a seat's screen were built from another seat's view, the test above fails."""
-    from companion.games import sealed_vote as SV
+    from companion.games.sealed_vote import rules as SV
 
     real = SV.view
     monkeypatch.setattr(SV, "view", lambda st, seat: real(st, 0 if seat == 1 else seat))

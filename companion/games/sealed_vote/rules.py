@@ -8,10 +8,22 @@ seat, sorted, with a tally; the history of rounds stays visible.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from companion.games import sealed
-from companion.games.base import Action, Option, RuleError, State, check_int, clone, require
+from companion.games.base import (
+    Action,
+    Option,
+    Result,
+    RuleError,
+    State,
+    check_int,
+    clone,
+    require,
+    sample_legal,
+)
+from companion.games.sealed_vote.messages import MESSAGES  # noqa: F401  (the game's catalog)
 
 ID = "sealed_vote"
 NAME = "sv.name"
@@ -183,83 +195,43 @@ def result(state: State) -> dict[str, Any] | None:
             "history": state["history"]}
 
 
-MESSAGES: dict[str, dict[str, str]] = {
-    "en": {
-        "sv.name": "Sealed vote / bid",
-        "sv.opt.mode": "Kind of question",
-        "sv.mode.choice": "Options to pick from",
-        "sv.mode.number": "A number (bid)",
-        "sv.opt.question": "Question",
-        "sv.opt.choices": "Options, separated by commas",
-        "sv.opt.min": "Lowest number",
-        "sv.opt.max": "Highest number",
-        "sv.yes": "Yes", "sv.no": "No", "sv.abstain": "Abstain",
-        "sv.err.mode": "Choose options or a number.",
-        "sv.err.question": "The question is too long (200 characters at most).",
-        "sv.err.choices": "Give 2 to 8 different options, each at most 40 characters.",
-        "sv.err.bounds": "The lowest number must be below the highest.",
-        "sv.err.not_a_choice": "That is not one of the options.",
-        "sv.round": "Round {n}",
-        "sv.default_question": "Secret vote",
-        "sv.your_bid": "Your bid ({lo}–{hi})",
-        "sv.tally": "Tally",
-        "sv.sum": "Sum {sum} · highest {max} · lowest {min}",
-        "sv.top": "Highest: {names}",
-        "sv.no_value": "no answer",
-        "sv.abandoned": "not revealed",
-        "sv.ask_title": "Next question",
-        "sv.wait_next": "The host will ask the next question.",
-    },
-    "de": {
-        "sv.name": "Geheime Abstimmung / Gebot",
-        "sv.opt.mode": "Art der Frage",
-        "sv.mode.choice": "Optionen zur Auswahl",
-        "sv.mode.number": "Eine Zahl (Gebot)",
-        "sv.opt.question": "Frage",
-        "sv.opt.choices": "Optionen, durch Kommas getrennt",
-        "sv.opt.min": "Kleinste Zahl",
-        "sv.opt.max": "Größte Zahl",
-        "sv.yes": "Ja", "sv.no": "Nein", "sv.abstain": "Enthaltung",
-        "sv.err.mode": "Wähle Optionen oder eine Zahl.",
-        "sv.err.question": "Die Frage ist zu lang (höchstens 200 Zeichen).",
-        "sv.err.choices": "Gib 2 bis 8 verschiedene Optionen an, je höchstens 40 Zeichen.",
-        "sv.err.bounds": "Die kleinste Zahl muss unter der größten liegen.",
-        "sv.err.not_a_choice": "Das ist keine der Optionen.",
-        "sv.round": "Runde {n}",
-        "sv.default_question": "Geheime Abstimmung",
-        "sv.your_bid": "Dein Gebot ({lo}–{hi})",
-        "sv.tally": "Auszählung",
-        "sv.sum": "Summe {sum} · höchstes {max} · niedrigstes {min}",
-        "sv.top": "Höchstes: {names}",
-        "sv.no_value": "keine Antwort",
-        "sv.abandoned": "nicht aufgedeckt",
-        "sv.ask_title": "Nächste Frage",
-        "sv.wait_next": "Die Spielleitung stellt gleich die nächste Frage.",
-    },
-    "fr": {
-        "sv.name": "Vote / enchère secrète",
-        "sv.opt.mode": "Type de question",
-        "sv.mode.choice": "Options au choix",
-        "sv.mode.number": "Un nombre (enchère)",
-        "sv.opt.question": "Question",
-        "sv.opt.choices": "Options, séparées par des virgules",
-        "sv.opt.min": "Nombre minimum",
-        "sv.opt.max": "Nombre maximum",
-        "sv.yes": "Oui", "sv.no": "Non", "sv.abstain": "Abstention",
-        "sv.err.mode": "Choisissez des options ou un nombre.",
-        "sv.err.question": "La question est trop longue (200 caractères au plus).",
-        "sv.err.choices": "Donnez de 2 à 8 options différentes, de 40 caractères au plus.",
-        "sv.err.bounds": "Le minimum doit être inférieur au maximum.",
-        "sv.err.not_a_choice": "Ce n’est pas une des options.",
-        "sv.round": "Manche {n}",
-        "sv.default_question": "Vote secret",
-        "sv.your_bid": "Votre enchère ({lo}–{hi})",
-        "sv.tally": "Décompte",
-        "sv.sum": "Somme {sum} · plus haute {max} · plus basse {min}",
-        "sv.top": "Plus haute : {names}",
-        "sv.no_value": "pas de réponse",
-        "sv.abandoned": "non révélée",
-        "sv.ask_title": "Question suivante",
-        "sv.wait_next": "L’hôte va poser la question suivante.",
-    },
-}
+def outcome(state: State) -> Result:
+    """The one result shape: a sealed vote has no winner; per seat how many rounds it answered."""
+    done = [h for h in state["history"] if not h.get("abandoned")]
+    answered = [sum(1 for h in done for row in h["rows"] if row["seat"] == s and row["value"] is not None)
+                for s in range(state["n"])]
+    return Result(ranks=(1,) * state["n"], scores=(None,) * state["n"], winners=(),
+                  breakdown=tuple({"rounds": a} for a in answered))
+
+
+# ---------------------------------------------------------------- random play (tools and tests)
+
+SAMPLE_ROUNDS = 6  # a sealed vote never ends by itself: a random game stops after this many reveals
+SAMPLE_WEIGHTS = {"reveal": 0.2}
+
+
+def _fill(state: State, seat: int | None, a: Action, r: random.Random) -> Action | None:
+    q = state["question"]
+    if a["type"] == "submit":
+        value = r.choice(q["choices"]) if q["mode"] == "choice" else r.randint(q["min"], q["max"])
+        return {"type": "submit", "value": value}
+    if a["type"] == "ask":
+        if not state["round"]["revealed"] and r.random() < 0.9:
+            return None  # mostly let a round finish
+        if r.random() < 0.5:
+            return {"type": "ask", "mode": "choice", "question": "Q?", "choices": ["a", "b", "c"]}
+        lo = r.randint(-5, 5)
+        return {"type": "ask", "mode": "number", "question": "Bid", "min": lo, "max": lo + r.randint(1, 1000)}
+    return a
+
+
+def sample(state: State, seat: int | None, r: random.Random,
+           legal_: list[Any] | None = None) -> Action | None:
+    """A random legal concrete action: a value for submit, a new question for ask."""
+    entries = legal(state, seat) if legal_ is None else legal_
+    return sample_legal(entries, r, state=state, seat=seat, weights=SAMPLE_WEIGHTS, fill=_fill)
+
+
+def sample_done(state: State) -> bool:
+    """A random game has played enough (the host ends a sealed vote; it never ends by itself)."""
+    return len([h for h in state["history"] if not h.get("abandoned")]) >= SAMPLE_ROUNDS

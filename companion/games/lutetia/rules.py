@@ -46,13 +46,14 @@ Decisions beyond the rules page (documented in the report):
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from companion.games import base, sealed
 from companion.games.base import Option, RuleError, clone
-from companion.games.lutetia_messages import MESSAGES
+from companion.games.lutetia.messages import MESSAGES
 
-__all__ = ["MESSAGES", "ID", "NAME", "MIN_SEATS", "MAX_SEATS", "OPTIONS",
+__all__ = ["MESSAGES", "ID", "NAME", "MIN_SEATS", "MAX_SEATS", "OPTIONS", "outcome", "sample",
            "setup", "legal", "apply", "view", "result"]
 
 ID = "lutetia"
@@ -1002,3 +1003,43 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
             "ranking": [r["seat"] for r in sorted(rows, key=lambda r: (r["rank"], r["seat"]))]}
 
 
+
+
+def outcome(state: dict[str, Any]) -> base.Result | None:
+    """The result in the one shape of every game: fulfilled plans are the score."""
+    r = result(state)
+    if r is None:
+        return None
+    rows = r["seats"]
+    keys = {tb["key"] for x in rows if (tb := x["tiebreak"]) is not None}
+    return base.Result(
+        ranks=tuple(x["rank"] for x in rows), scores=tuple(x["fulfilled_count"] for x in rows),
+        winners=tuple(r["winners"]),
+        breakdown=tuple({"plans": x["fulfilled_count"], "mods_left": x["mods_left"]} for x in rows),
+        tie_break="lutetia.tb.shared" if "lutetia.tb.shared" in keys else next(iter(keys), None))
+
+
+# ---------------------------------------------------------------------------------------------
+# random play (tools and tests)
+
+
+def _fill(st: dict[str, Any], seat: int | None, a: dict[str, Any], r: random.Random) -> dict[str, Any] | None:
+    """The physical enter form gets real cards from the pool; a draw report must name a value
+    still in the pile (legal offers every deck value)."""
+    if a["type"] == "enter_hand" and seat is not None:
+        pool = sorted(set(st["out"]) | set(st["players"][seat]["plans"]), key=_plan_sort_key)
+        plans = [x for area in range(1, 6) for x in [p for p in pool if plan_area(p) == area][:2]]
+        return {**a, "plans": plans, "mods": sorted(st["mod"]["pile"])[: st["start_mods"][seat]]}
+    if a["type"] == "report_draw" and a["value"] not in st["mod"]["pile"]:
+        return None
+    return a
+
+
+def sample(state: dict[str, Any], seat: int | None, r: random.Random,
+           legal_: list[Any] | None = None) -> dict[str, Any] | None:
+    """A random legal concrete action; once a seat may lock, it does not re-choose (that would
+    make games endless)."""
+    acts = legal(state, seat) if legal_ is None else legal_
+    if any(a["type"] == "lock" for a in acts):
+        acts = [a for a in acts if a["type"] != "choose"]
+    return base.sample_legal(acts, r, state=state, seat=seat, fill=_fill)

@@ -4,7 +4,7 @@ private hand-overs, promises) and the public host screen (the board, the vote, t
 Paths are written "1 » 8" and chips in words: the web font bundled for offline use has no
 arrow or star glyph (they render as boxes).
 
-Everything is built from ctx.view / ctx.legal of companion/games/quovadis.py; no rules here.
+Everything is built from ctx.view / ctx.legal of companion/games/quovadis/rules.py; no rules here.
 """
 
 from __future__ import annotations

@@ -1,0 +1,8 @@
+"""Guess: the test-only game (docs/ADDING_A_GAME.md). Its folder is all there is of it; the
+tests register it (tests/conftest.py: `companion.games.add(SPEC)`), the product never lists it."""
+
+from companion.games.base import GameSpec
+from tests.games.guess import messages, rules
+
+SPEC = GameSpec(id=rules.ID, rules=rules, screens="tests.games.guess.screens", catalog=messages.MESSAGES,
+                test_only=True)
