@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 import flet as ft
+from flet.components.component import Renderer  # pinned flet==1.0.5
 
 from benchmarks import harness as H
 from companion import i18n
@@ -104,6 +105,11 @@ async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any)
         built.append(b.sig)
         return real(b)
     monkeypatch.setattr(kit, "_made", counting)
+    # the views' own components (companion/ui/views/, kit.component): every one Flet renders again
+    rendered: list[str] = []
+    real_render = Renderer.render
+    monkeypatch.setattr(Renderer, "render", lambda self, fn, *a, **k: rendered.append(fn.__name__)
+                        or real_render(self, fn, *a, **k))
     past = []
     monkeypatch.setattr(sv_ui, "_past_round", lambda *a, real=sv_ui._past_round: past.append(1) or real(*a))
     frames: list[int] = []
@@ -117,6 +123,7 @@ async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any)
     assert past == []  # no past round is drawn again on any of the 7 screens
     assert len(seat_rows) == 7  # on each screen: the one row of the player who locked, not the list
     assert not {"top", "print", "joincard", "controls", "part:round", "seat list"} & set(names), names
+    assert not {"TopBar", "PrintCard", "JoinCard", "HostControls", "SeatHeader"} & set(rendered), rendered
     # the game part: the locking phone's own and the host's count; the other phones' are unchanged
     assert names.count("phone") == 1 and names.count("public") == 1, names
     for c in clients:

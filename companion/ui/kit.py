@@ -14,10 +14,11 @@ action.
 
 from __future__ import annotations
 
+import functools
 import json
 import marshal
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, ParamSpec
 
 import flet as ft
 from flet.components.utils import _CURRENT_RENDERER  # pinned flet==1.0.5
@@ -81,6 +82,26 @@ def part(sig: Any, build: Callable[[], ft.Control | list[ft.Control]], key: str 
     if _CURRENT_RENDERER.get() is None:  # outside a Flet render (tests of a screen function): build now
         return _made(b)
     return _MemoPart(b, key=key)
+
+
+P = ParamSpec("P")
+
+
+def component(fn: Callable[P, ft.Control]) -> Callable[P, ft.Control]:
+    """A view as a Flet component of immutable props (companion/ui/views/): inside a render,
+    `View(a, b, key=...)` is a memoised Flet component – Flet compares each argument (`is`, else
+    `==`) with its last render's and passes it over, controls and handlers kept, when all are
+    equal; so its props must be what it shows (strings, numbers, tuples, frozen dataclasses; the
+    screen itself, by identity, for its handlers). Outside a render (a test calling a view
+    function) it is built at once."""
+    memo = ft.memo(ft.component(fn))
+
+    @functools.wraps(fn)
+    def make(*args: Any, key: str | None = None, **kwargs: Any) -> ft.Control:
+        if _CURRENT_RENDERER.get() is None:
+            return fn(*args, **kwargs)
+        return memo(*args, key=key, **kwargs)
+    return make  # type: ignore[return-value]
 
 
 class Slot:

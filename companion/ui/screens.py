@@ -195,8 +195,7 @@ class Screen(Session):
         except Exception as ex:  # never leave a blank screen
             body = [kit.card(ft.Text(self.t("ui.err.render"), size=18, color=ft.Colors.RED_700),
                              ft.Text(type(ex).__name__, size=12))]
-        top = kit.part(("top", self.lang, self.table.code if self.table else None,
-                        self.table.game_id if self.table else None), self.top_bar)
+        top = self.top_bar()
         return ft.SafeArea(content=ft.Column(
             [top, ft.Container(content=ft.Column(body, spacing=14),
                                           padding=ft.Padding.symmetric(horizontal=14, vertical=8))],

@@ -36,17 +36,23 @@ def undo_words(table: Table, lang: str, note: dict[str, Any], ahead: bool) -> st
 
 
 def top_bar(scr: Screen) -> ft.Control:
+    """The bar at the top of every screen: the game and the table's code, the three languages."""
+    left = "Tabletop Companion"
+    if scr.table is not None:
+        left = f"{scr.t(scr.table.game.NAME)} · {scr.table.code}"
+    return TopBar(scr, scr.lang, left)
+
+
+@kit.component
+def TopBar(scr: Screen, lang: str, left: str) -> ft.Control:
     langs = []
     for code in i18n.LANGS:
         async def pick(e: Any, code: str = code) -> None:
             await scr.set_lang(code)
         langs.append(ft.TextButton(
             content=ft.Text(code.upper(), size=15,
-                            weight=ft.FontWeight.BOLD if code == scr.lang else ft.FontWeight.NORMAL),
+                            weight=ft.FontWeight.BOLD if code == lang else ft.FontWeight.NORMAL),
             on_click=pick, tooltip=i18n.LANG_NAMES[code], height=48, width=48))  # >= 44 px targets
-    left = "Tabletop Companion"
-    if scr.table is not None:
-        left = f"{scr.t(scr.table.game.NAME)} · {scr.table.code}"
     return ft.Container(
         content=ft.Row([ft.Text(left, size=17, weight=ft.FontWeight.BOLD, expand=True,
                                 color=ft.Colors.ON_PRIMARY_CONTAINER), *langs], spacing=0),
@@ -105,13 +111,17 @@ def host_moves_card(scr: Screen) -> list[ft.Control]:
             return scr.t("ui.moves.swap", a=m["a"], b=m["b"])
         return scr.t("ui.moves.free", name=m["name"])
 
-    def build() -> ft.Control:
-        rows: list[ft.Control] = [ft.Row([ft.Icon(ft.Icons.SWAP_VERT, color=ft.Colors.DEEP_ORANGE_800, size=26),
-                                          ft.Text(line(moves[0]), size=18, weight=ft.FontWeight.W_600,
-                                                  expand=True)], spacing=8)]
-        rows += [ft.Text(line(m), size=14, color=ft.Colors.ON_SURFACE_VARIANT) for m in moves[1:5]]
-        return kit.card(*rows, bgcolor=ft.Colors.ORANGE_50)
-    return [kit.part(("moves", scr.lang, len(moves)), build)]
+    return [HostMoves(tuple(line(m) for m in moves[:5]))]
+
+
+@kit.component
+def HostMoves(lines: tuple[str, ...]) -> ft.Control:
+    """The last host move in large type, the four before it under it."""
+    rows: list[ft.Control] = [ft.Row([ft.Icon(ft.Icons.SWAP_VERT, color=ft.Colors.DEEP_ORANGE_800, size=26),
+                                      ft.Text(lines[0], size=18, weight=ft.FontWeight.W_600,
+                                              expand=True)], spacing=8)]
+    rows += [ft.Text(line, size=14, color=ft.Colors.ON_SURFACE_VARIANT) for line in lines[1:]]
+    return kit.card(*rows, bgcolor=ft.Colors.ORANGE_50)
 
 
 def undo_words_of(scr: Screen, note: dict[str, Any], ahead: bool) -> str:
@@ -125,11 +135,15 @@ def undo_card(scr: Screen) -> list[ft.Control]:
     note = t.last_undo if t is not None else None
     if note is None:
         return []
-    text = scr.undo_words(note, ahead=False)
-    return [kit.part(("undone", scr.lang, text), lambda: kit.card(ft.Row([
+    return [UndoCard(scr.undo_words(note, ahead=False))]
+
+
+@kit.component
+def UndoCard(text: str) -> ft.Control:
+    return kit.card(ft.Row([
         ft.Icon(ft.Icons.UNDO, color=ft.Colors.DEEP_ORANGE_800, size=26),
         ft.Text(text, size=18, weight=ft.FontWeight.W_600, expand=True)], spacing=8),
-        bgcolor=ft.Colors.ORANGE_50))]
+        bgcolor=ft.Colors.ORANGE_50)
 
 
 def _local_sig(scr: Screen) -> Any:

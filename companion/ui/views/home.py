@@ -27,15 +27,16 @@ def home(scr: Screen) -> list[ft.Control]:
     for p in scr.hub.problems:
         out.append(kit.card(ft.Text(problem_text(scr.lang, p),
                                     size=15, color=ft.Colors.RED_800), bgcolor=ft.Colors.RED_50))
-    out.append(kit.part(("join", scr.lang), scr.join_box))
+    out.append(JoinBox(scr, scr.lang))
     if not scr.server.is_host_machine(scr.conn):
         # A phone on the Wi-Fi: it joins by code. Creating tables and the list of the open
         # tables (with their codes) are the host's, on the computer the app runs on.
         out.append(ft.Text(scr.t("ui.home.host_only"), size=16, color=ft.Colors.ON_SURFACE_VARIANT))
         return out
     loc = scr.local
-    out.append(kit.part(("create", scr.lang, loc.get("game"), loc.get("n"), loc.get("names"), loc.get("colours"),
-                         {k: v for k, v in loc.items() if k.startswith("opts:")}), scr.create_form))
+    opts = tuple((k, tuple(v.items())) for k, v in loc.items() if k.startswith("opts:"))
+    out.append(CreateForm(scr, scr.lang, loc.get("game"), loc.get("n"), tuple(loc.get("names") or ()),
+                          tuple(loc.get("colours") or ()), opts))
     open_tables = scr.hub.open_tables()  # from the store's table list: no log is loaded
     if open_tables:
         rows: list[ft.Control] = [kit.title(scr.t("ui.home.tables"), 20)]
@@ -200,3 +201,16 @@ def create_form(scr: Screen) -> ft.Control:
         parts += [ft.Text(scr.t("ui.create.options"), size=16, weight=ft.FontWeight.BOLD), *option_controls]
     parts.append(kit.button(scr.t("ui.create.go"), create, icon=ft.Icons.ADD))
     return kit.card(*parts)
+
+
+@kit.component
+def JoinBox(scr: Screen, lang: str) -> ft.Control:
+    return join_box(scr)
+
+
+@kit.component
+def CreateForm(scr: Screen, lang: str, game: str | None, n: int | None, names: tuple[str, ...],
+               colours: tuple[str, ...], opts: tuple[tuple[str, Any], ...]) -> ft.Control:
+    """The create form, drawn again when what it shows changes (a game, a seat count, a colour
+    picked; the typed names as they were then)."""
+    return create_form(scr)

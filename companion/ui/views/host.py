@@ -48,11 +48,10 @@ def host(scr: Screen) -> list[ft.Control]:
         out.append(kit.card(ft.Text(scr.t("ui.host.no_key"), size=16), bgcolor=ft.Colors.AMBER_50))
     if t.phase != "ended":
         big = t.phase == "lobby"  # once the game runs, the join card shrinks so the game gets the space
-        out.append(kit.part(("joincard", scr.lang, url, big, scr.server.other_bases),
-                            lambda: scr.join_card(url, big)))
+        out.append(JoinCard(scr, scr.lang, url, big, tuple(scr.server.other_bases)))
         out.append(scr.seat_part(host=scr.role == "host"))
     if scr.role == "host":
-        out.append(kit.part(("controls", scr.lang, t.phase, scr.can_reveal()), scr.host_controls))
+        out.append(HostControls(scr, scr.lang, t.phase, scr.can_reveal()))
     if t.phase == "lobby":
         out.append(ft.Text(scr.t("ui.host.lobby_hint"), size=18))
     elif t.state is not None:
@@ -61,7 +60,7 @@ def host(scr: Screen) -> list[ft.Control]:
         out += scr.undo_card() + scr.host_moves_card()
         out.append(scr.game_live())
     if scr.role == "host":
-        out.append(kit.part(("print", scr.lang, t.code, t.game_id), scr.print_card))
+        out.append(PrintCard(scr, scr.lang, t.code, t.game_id))
     return out
 
 
@@ -191,3 +190,19 @@ async def show_host_link(scr: Screen, e: Any = None) -> None:
         scr.page.show_dialog(dlg)
     except RuntimeError:
         pass
+
+
+@kit.component
+def JoinCard(scr: Screen, lang: str, url: str, big: bool, other_bases: tuple[str, ...]) -> ft.Control:
+    """The QR code, the code and the address to join by (large in the lobby, small in play)."""
+    return join_card(scr, url, big)
+
+
+@kit.component
+def HostControls(scr: Screen, lang: str, phase: str, can_reveal: bool) -> ft.Control:
+    return scr.host_controls()
+
+
+@kit.component
+def PrintCard(scr: Screen, lang: str, code: str, game_id: str) -> ft.Control:
+    return print_card(scr)

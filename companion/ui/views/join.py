@@ -36,7 +36,7 @@ def join_screen(scr: Screen) -> list[ft.Control]:
     t = scr.table
     assert t is not None
     # Its own part: another phone taking a seat redraws the seat buttons, not what is being typed here.
-    name = kit.part(("joinname", scr.lang), scr.join_name_field)
+    name = JoinName(scr, scr.lang)
     if scr._finding:
         return [kit.card(ft.Row([ft.ProgressRing(width=24, height=24),
                                  ft.Text(scr.t("ui.phone.finding_seat"), size=18, expand=True)], spacing=14))]
@@ -91,3 +91,8 @@ def join_screen(scr: Screen) -> list[ft.Control]:
 def join_error(scr: Screen) -> list[ft.Control]:
     return [kit.card(ft.Text(scr.error or "", size=20, color=ft.Colors.RED_800), bgcolor=ft.Colors.RED_50),
             scr.join_box()]
+
+
+@kit.component
+def JoinName(scr: Screen, lang: str) -> ft.Control:
+    return scr.join_name_field()

@@ -21,13 +21,11 @@ def phone(scr: Screen) -> list[ft.Control]:
             return scr.spectator()
         return scr.join_screen()
     s = t.seats[scr.seat]
-    out: list[ft.Control] = [kit.part(("me", s["name"], s["colour"]), lambda: ft.Row(
-        [kit.seat_dot(s["colour"], 28), kit.title(s["name"], 24)], spacing=10))]
+    out: list[ft.Control] = [SeatHeader(s["name"], s["colour"])]
     if t.phase == "lobby":
         out.append(kit.card(ft.Text(scr.t("ui.phone.waiting_start"), size=20)))
-        out.append(kit.part(("rename", scr.lang, s["name"]), lambda: scr.rename_row(s["name"])))
-        out.append(kit.part(("notme", scr.lang, s["name"]), lambda: kit.button(
-            scr.t("ui.phone.not_me", name=s["name"]), scr.leave_seat, primary=False, icon=ft.Icons.UNDO)))
+        out.append(RenameRow(scr, scr.lang, s["name"]))
+        out.append(NotMe(scr, scr.lang, s["name"]))
         out.append(scr.seat_part(host=False))
         return out
     if t.phase == "ended":
@@ -65,3 +63,19 @@ def rename_row(scr: Screen, name: str) -> ft.Control:
     field.on_submit = rename
     return ft.Row([ft.Container(field, expand=True),
                    kit.button(scr.t("ui.phone.rename"), rename, primary=False)])
+
+
+@kit.component
+def SeatHeader(name: str, colour: str) -> ft.Control:
+    return ft.Row([kit.seat_dot(colour, 28), kit.title(name, 24)], spacing=10)
+
+
+@kit.component
+def RenameRow(scr: Screen, lang: str, name: str) -> ft.Control:
+    return scr.rename_row(name)
+
+
+@kit.component
+def NotMe(scr: Screen, lang: str, name: str) -> ft.Control:
+    """Before the start: give the seat back (a tap on the wrong one)."""
+    return kit.button(scr.t("ui.phone.not_me", name=name), scr.leave_seat, primary=False, icon=ft.Icons.UNDO)
