@@ -8,6 +8,7 @@ through `Table.request`, which checks the host or seat token.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
@@ -28,12 +29,56 @@ from companion.ui.views.host import qr_base64, qr_png  # noqa: F401 (re-exported
 from companion.ui.views.seats import SeatSection  # noqa: F401 (re-exported)
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a session's screen shows, as immutable props: the table by its version (a counter the
+    table bumps with every stored entry), not by its view – a screen whose view did not change gets
+    past this check and then finds its parts unchanged. Equal props, nothing to draw (render)."""
+
+    role: str
+    lang: str
+    error: str | None = None
+    tables: tuple[tuple[str, str, str, bool], ...] = ()  # the home screen's list of tables
+    code: str | None = None
+    version: int = -1
+    seats: tuple[dict[str, Any], ...] = ()  # Table.public_seats(): fresh dicts, never changed afterwards
+    seat: int | None = None
+    spectators: tuple[str, ...] | None = None  # (the host's screen offers them seats)
+    spectating: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """All that a screen shows outside its two slots (the game's part, the seat list) depends on.
+
+    When it is unchanged, a change at the table redraws the slots only (render). Kept on the
+    generous side: anything here that changes just redraws the whole screen."""
+
+    role: str
+    lang: str
+    error: str | None
+    finding: bool
+    code: str | None = None
+    game_id: str | None = None
+    phase: str | None = None
+    seat: int | None = None
+    token: str | None = None
+    token_seat: int | None = None
+    spectating: bool = False
+    people: tuple[tuple[str, str], ...] = ()
+    can_reveal: bool | None = None
+    other_bases: tuple[str, ...] = ()
+    has_state: bool = False
+    host_moves: int = 0
+    last_undo: dict[str, Any] | None = None  # (the table replaces it, never changes it)
+
+
 class Screen(Session):
     """What a session shows: the home, host, phone, spectator and join screens (companion/ui/views/)."""
 
     def __init__(self, page: ft.Page, server: Server) -> None:
         super().__init__(page, server)
-        self._sig = b""
+        self._sig: Shown | None = None
         self._tick = 0
         self._set_tick: Any = None
         self._slot = kit.Slot()  # the game's part of the screen: redrawn first (see render)
@@ -43,7 +88,7 @@ class Screen(Session):
         self._seats_shown = b""  # what the seat list showed around its rows when last drawn whole
         self._seats_in_tree = False
         self._seats_host = False
-        self._frame = b""  # what the screen's frame (all but the two slots) showed when last built
+        self._frame: Frame | None = None  # what the screen's frame (all but the two slots) showed when last built
         self._join_field: ft.TextField | None = None
 
     def mount(self) -> None:
@@ -98,17 +143,14 @@ class Screen(Session):
     join_error = _join.join_error
 
     # ---------- rendering ----------
-    def _signature(self) -> bytes:
+    def _signature(self) -> Shown:
         t = self.table
         if t is None:
-            return kit.signature(self.role, self.lang, self.error,
-                                 [(m.code, m.game, m.phase, m.archived) for m in self.hub.metas()])
-        # The table's state by its version (every stored entry counts it up), not by the view:
-        # a screen whose view did not change gets past this check and then finds its parts
-        # unchanged (render); marshalling the view here cost as much again as the parts' own.
-        return kit.signature(self.role, self.lang, t.code, t.version, t.public_seats(), self.seat,
-                             list(t.spectators.values()) if self.role == "host" else None,
-                             self.token is not None and t.is_spectator(self.token))
+            return Shown(self.role, self.lang, self.error,
+                         tuple((m.code, m.game, m.phase, m.archived) for m in self.hub.metas()))
+        return Shown(self.role, self.lang, code=t.code, version=t.version, seats=tuple(t.public_seats()),
+                     seat=self.seat, spectators=tuple(t.spectators.values()) if self.role == "host" else None,
+                     spectating=self.token is not None and t.is_spectator(self.token))
 
     def render(self, force: bool = False) -> None:
         """Ask for a new frame if what this session shows has changed (or when forced).
@@ -156,20 +198,15 @@ class Screen(Session):
         if not self._seat_slot.redraw(seats.sig, seats.build):
             self._bump()
 
-    def _frame_signature(self) -> bytes:
-        """All that the screen shows outside its two slots (game part, seat list) depends on.
-
-        When it is unchanged, a change at the table redraws the slots only (render). Kept on the
-        generous side: anything here that changes just redraws the whole screen, as before."""
+    def _frame_signature(self) -> Frame:
         t = self.table
         if t is None:
-            return kit.signature("frame", self.role, self.lang, self.error, self._finding)
-        can_reveal = self.can_reveal() if self.role == "host" else None
-        return kit.signature("frame", self.role, self.lang, self.error, self._finding, t.code, t.game_id,
-                             t.phase, self.seat, self.token, t.seat_of(self.token),
-                             self.token is not None and t.is_spectator(self.token),
-                             [(s["name"], s["colour"]) for s in t.seats], can_reveal, self.server.other_bases,
-                             t.state is not None, len(t.host_moves), t.last_undo)
+            return Frame(self.role, self.lang, self.error, self._finding)
+        return Frame(self.role, self.lang, self.error, self._finding, t.code, t.game_id, t.phase, self.seat,
+                     self.token, t.seat_of(self.token), self.token is not None and t.is_spectator(self.token),
+                     tuple((s["name"], s["colour"]) for s in t.seats),
+                     self.can_reveal() if self.role == "host" else None, tuple(self.server.other_bases),
+                     t.state is not None, len(t.host_moves), t.last_undo)
 
     def _bump(self) -> None:
         self._tick += 1
