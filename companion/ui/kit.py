@@ -10,6 +10,10 @@ the table (a lock, a reveal) therefore rebuilds and diffs only the parts that sh
 other part is passed over by identity. That keeps a reveal cheap on each of the table's
 screens, and keeps what a player is typing in one part from being redrawn by another player's
 action.
+
+The screen's own fixed parts (companion/ui/views/) are Flet components of immutable props
+instead (`component`): Flet's memo compares their arguments and passes them over when equal.
+`part` stays for the game modules (companion/ui/games/), whose parts sign the data they show.
 """
 
 from __future__ import annotations
