@@ -28,9 +28,10 @@ from companion.ui.games import sealed_vote as sv_ui
 from companion.ui.screens import Screen, Server
 
 
-def name_of(sig: bytes) -> str:
-    """The name a part was given: kit.part(("name", ...)) or ctx.part(("name", ...))."""
-    outer = kit.signature_data(sig)[0]
+def name_of(sig: Any) -> str:
+    """The name a part was given: kit.part(("name", ...)), ctx.part(("name", ...)) or the props
+    tuple ("name", ...) of a slot (the seat list and its rows: companion/ui/views/seats.py)."""
+    outer = sig if isinstance(sig, tuple) else kit.signature_data(sig)[0]
     return outer[5][0] if outer[0] == "ctx" else outer[0]
 
 

@@ -47,7 +47,7 @@ class _Build:
 
     __slots__ = ("sig", "fn")
 
-    def __init__(self, sig: bytes, fn: Callable[[], Any]) -> None:
+    def __init__(self, sig: Any, fn: Callable[[], Any]) -> None:
         self.sig = sig
         self.fn = fn
 
@@ -118,9 +118,9 @@ class Slot:
     """
 
     def __init__(self) -> None:
-        self.sig: bytes | None = None
+        self.sig: Any = None
         self.fn: Callable[[], Any] | None = None
-        self.shown: bytes | None = None  # the sig now on screen
+        self.shown: Any = None  # the sig now on screen
         self.set_tick: Callable[[Any], None] | None = None
         self.arg: _SlotArg | None = None  # the argument of the component now showing the slot
         self.tick = 0
@@ -128,7 +128,7 @@ class Slot:
     def on_screen(self) -> bool:
         return self.set_tick is not None and self.shown is not None
 
-    def redraw(self, sig: bytes, fn: Callable[[], Any]) -> bool:
+    def redraw(self, sig: Any, fn: Callable[[], Any]) -> bool:
         """Redraw the slot now, on its own; False when it is not on screen (draw the screen instead)."""
         if not self.on_screen():
             return False
@@ -137,7 +137,7 @@ class Slot:
         self.set_tick(self.tick)  # type: ignore[misc]
         return True
 
-    def brought_up_to(self, sig: bytes, fn: Callable[[], Any]) -> None:
+    def brought_up_to(self, sig: Any, fn: Callable[[], Any]) -> None:
         """The slot now shows `sig`, its inner slots having been redrawn one by one: a later
         redraw of the screen around it with this same `sig` passes it over, another draws it."""
         self.sig, self.fn = sig, fn
@@ -149,7 +149,7 @@ class Slot:
 class _SlotArg:
     __slots__ = ("slot", "sig")
 
-    def __init__(self, slot: Slot, sig: bytes) -> None:
+    def __init__(self, slot: Slot, sig: Any) -> None:
         self.slot = slot
         self.sig = sig
 
@@ -177,7 +177,7 @@ def _Live(arg: _SlotArg) -> ft.Control:
 _MemoLive = ft.memo(_Live)
 
 
-def live(slot: Slot, sig: bytes, fn: Callable[[], Any], key: str = "live") -> ft.Control:
+def live(slot: Slot, sig: Any, fn: Callable[[], Any], key: str = "live") -> ft.Control:
     """Place `slot` in a screen being drawn, showing `fn()` (rebuilt when `sig` changes)."""
     slot.sig, slot.fn = sig, fn
     if _CURRENT_RENDERER.get() is None:

@@ -13,14 +13,18 @@ if TYPE_CHECKING:
     from companion.ui.screens import Screen
 
 
-class SeatSection(NamedTuple):
-    """The seat list to draw: its signature and builder, and the same cut in two – what is
-    around the rows, and each row (signature, builder) – so a row can be redrawn on its own."""
+Props = tuple[Any, ...]  # what a part shows, named by its first item; equal (==) exactly when drawn the same
 
-    sig: bytes
+
+class SeatSection(NamedTuple):
+    """The seat list to draw: its props and builder, and the same cut in two – what is around
+    the rows, and each row (props, builder) – so a row can be redrawn on its own. The props are
+    plain tuples of what is shown (Table.public_seats gives fresh dicts, never changed after)."""
+
+    sig: Props
     build: Callable[[], ft.Control]
-    around: bytes
-    rows: list[tuple[bytes, Callable[[], ft.Control]]]
+    around: Props
+    rows: list[tuple[Props, Callable[[], ft.Control]]]
 
 
 def submitted_sets(scr: Screen) -> tuple[set[int], set[int]]:
@@ -35,23 +39,23 @@ def submitted_sets(scr: Screen) -> tuple[set[int], set[int]]:
 
 
 def seat_section(scr: Screen, host: bool) -> SeatSection:
-    """The seat list: what is around its rows, and each row (signature, builder)."""
+    """The seat list: what is around its rows, and each row (props, builder)."""
     t = scr.table
     assert t is not None
     sub, lck = scr.submitted_sets()
     swap_from = scr.local.get("swap_from")
     waiting = list(t.spectators.items())
-    rows: list[tuple[bytes, Callable[[], ft.Control]]] = []
+    rows: list[tuple[Props, Callable[[], ft.Control]]] = []
     for i, s in enumerate(t.public_seats()):
         mark = ""
         if t.phase == "playing":
             mark = "locked" if i in lck else "submitted" if i in sub else ""
         offer = waiting[:3] if host and s["status"] == "free" else []
-        rows.append((kit.signature(("seat", scr.lang, host, i, s, mark, i == scr.seat, offer, swap_from == i)),
+        rows.append((("seat", scr.lang, host, i, s, mark, i == scr.seat, tuple(offer), swap_from == i),
                      lambda i=i, s=s, mark=mark, offer=offer: scr.seat_row(host, i, s, mark, offer)))
     hint = t.seats[swap_from]["name"] if host and swap_from is not None else None
-    around = kit.signature(("seats", scr.lang, host, len(rows), [n for _, n in waiting], hint))
-    sig = kit.signature(("seat list", around, [r[0] for r in rows]))
+    around = ("seats", scr.lang, host, len(rows), tuple(n for _, n in waiting), hint)
+    sig = ("seat list", around, tuple(r[0] for r in rows))
     return SeatSection(sig, lambda: scr.seat_panel(around, rows, waiting, hint), around, rows)
 
 
@@ -63,7 +67,7 @@ def seat_part(scr: Screen, host: bool) -> ft.Control:
     return kit.live(scr._seat_slot, seats.sig, seats.build, key="seats")
 
 
-def seat_panel(scr: Screen, around: bytes, rows: list[tuple[bytes, Callable[[], ft.Control]]],
+def seat_panel(scr: Screen, around: Props, rows: list[tuple[Props, Callable[[], ft.Control]]],
                waiting: list[tuple[str, str]], hint: str | None) -> ft.Control:
     scr._seats_shown = around
     items: list[ft.Control] = [kit.title(scr.t("ui.seats"), 20)]
