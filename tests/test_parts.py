@@ -132,6 +132,33 @@ async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any)
     await asyncio.sleep(0)
 
 
+async def test_a_view_component_is_drawn_again_only_when_its_props_change(monkeypatch: Any) -> None:
+    """The views' fixed parts are Flet components of immutable props (kit.component): Flet passes
+    them over while their props are equal, and draws them again – in the new words – when one
+    changes (here the language)."""
+    t, tokens, server, pubsub = await _table(2)
+    clients = await H.open_table(server, pubsub, t, tokens, host=True)
+    host = clients[-1]
+    await H.quiet(clients)
+    rendered: list[str] = []
+    real_render = Renderer.render
+    monkeypatch.setattr(Renderer, "render", lambda self, fn, *a, **k: rendered.append(fn.__name__)
+                        or real_render(self, fn, *a, **k))
+    host.screen.render(force=True)  # the whole screen drawn again, nothing it shows changed
+    await H.quiet(clients)
+    assert "Root" in rendered and not {"TopBar", "JoinCard", "HostControls", "PrintCard"} & set(rendered)
+    rendered.clear()
+    await host.screen.set_lang("de")
+    await H.quiet(clients)
+    assert {"TopBar", "JoinCard", "HostControls", "PrintCard"} <= set(rendered), rendered
+    assert host.session is not None
+    shown = [c.value for c in walk(host.session.page.views) if isinstance(c, ft.Text)]
+    assert i18n.t("de", "ui.print.title") in shown and i18n.t("en", "ui.print.title") not in shown
+    for c in clients:
+        c.close()
+    await asyncio.sleep(0)
+
+
 def seat_list_texts(client: H.Client, n: int) -> list[str]:
     """The first n texts of the seat list on a screen, its heading first, as the session holds them."""
     assert client.session is not None
