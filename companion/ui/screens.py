@@ -54,7 +54,7 @@ class Shown:
     tables: tuple[tuple[str, str, str, bool], ...] = ()  # the home screen's list of tables
     code: str | None = None
     version: int = -1
-    seats: tuple[dict[str, Any], ...] = ()  # Table.public_seats(): fresh dicts, never changed afterwards
+    seats: tuple[tuple[str, str, str], ...] = ()  # name, colour, status (Table.public_seats)
     seat: int | None = None
     spectators: tuple[str, ...] | None = None  # (the host's screen offers them seats)
     spectating: bool = False
@@ -161,7 +161,8 @@ class Screen(Session):
         if t is None:
             return Shown(self.role, self.lang, self.error,
                          tuple((m.code, m.game, m.phase, m.archived) for m in self.hub.metas()))
-        return Shown(self.role, self.lang, code=t.code, version=t.version, seats=tuple(t.public_seats()),
+        seats = tuple((s["name"], s["colour"], t.seat_status(i)) for i, s in enumerate(t.seats))
+        return Shown(self.role, self.lang, code=t.code, version=t.version, seats=seats,
                      seat=self.seat, spectators=tuple(t.spectators.values()) if self.role == "host" else None,
                      spectating=self.token is not None and t.is_spectator(self.token))
 
