@@ -33,6 +33,7 @@ from companion.ui.sessions import expire_now, session_closed, unseated_grace
 
 RELOAD = "reload"  # _host_token: the page is being loaded again
 
+
 class Server:
     """Server-wide things a screen needs: the hub and the addresses phones can reach."""
 
@@ -80,7 +81,6 @@ class Server:
 
 
 TICKET_SECONDS = 600.0
-
 
 
 class Session:
@@ -517,7 +517,6 @@ class Session:
             self.toast(self.t("ui.err.store"), True)
         return None
 
-
     async def set_lang(self, lang: str) -> None:
         self.lang = lang
         self._follow_lang()
@@ -529,4 +528,3 @@ class Session:
         screen-reader labels) in the screen's language too, not always in English."""
         self.page.locale_configuration = ft.LocaleConfiguration(
             supported_locales=[ft.Locale(lang) for lang in i18n.LANGS], current_locale=ft.Locale(self.lang))
-
