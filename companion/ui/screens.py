@@ -86,14 +86,20 @@ class Frame:
     last_undo: dict[str, Any] | None = None  # (the table replaces it, never changes it)
 
 
+@ft.observable
+class Drawn:
+    """How many times the screen asked to be drawn whole: a change re-renders Root (its prop)."""
+
+    frames = 0
+
+
 class Screen(Session):
     """What a session shows: the home, host, phone, spectator and join screens (companion/ui/views/)."""
 
     def __init__(self, page: ft.Page, server: Server) -> None:
         super().__init__(page, server)
         self._sig: Shown | None = None
-        self._tick = 0
-        self._set_tick: Any = None
+        self._drawn = Drawn()
         self._slot = kit.Slot()  # the game's part of the screen: redrawn first (see render)
         self._slot_in_tree = False
         self._seat_slot = kit.Slot()  # the seat list: redrawn on its own too
@@ -105,7 +111,7 @@ class Screen(Session):
         self._join_field: ft.TextField | None = None
 
     def mount(self) -> None:
-        self.page.render(Root, self)
+        self.page.render(Root, self, self._drawn)
 
     def new_route(self) -> None:
         self._slot = kit.Slot()
@@ -223,9 +229,8 @@ class Screen(Session):
                      t.state is not None, len(t.host_moves), t.last_undo)
 
     def _bump(self) -> None:
-        self._tick += 1
-        if self._set_tick is not None:
-            self._set_tick(self._tick)
+        """The whole screen again: Root, subscribed by Flet to `_drawn`, is drawn again."""
+        self._drawn.frames += 1
 
     def build(self) -> ft.Control:
         body: list[ft.Control]
@@ -255,10 +260,9 @@ class Screen(Session):
 
 
 @ft.component
-def Root(screen: Screen) -> ft.Control:
-    """The one component of a session: re-renders when the screen bumps its tick."""
-    _tick, set_tick = ft.use_state(0)
-    screen._set_tick = set_tick
+def Root(screen: Screen, drawn: Drawn) -> ft.Control:
+    """The one component of a session. `drawn` is an ft.observable: Flet subscribes the component
+    to it and draws it again when the screen counts it up (_bump)."""
     return screen.build()
 
 
