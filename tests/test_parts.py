@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 import flet as ft
+from flet.components.component import Renderer  # pinned flet==1.0.5
 
 from benchmarks import harness as H
 from companion import i18n
@@ -27,9 +28,10 @@ from companion.ui import kit
 from companion.ui.screens import Screen, Server
 
 
-def name_of(sig: bytes) -> str:
-    """The name a part was given: kit.part(("name", ...)) or ctx.part(("name", ...))."""
-    outer = kit.signature_data(sig)[0]
+def name_of(sig: Any) -> str:
+    """The name a part was given: kit.part(("name", ...)), ctx.part(("name", ...)) or the props
+    tuple ("name", ...) of a slot (the seat list and its rows: companion/ui/views/seats.py)."""
+    outer = sig if isinstance(sig, tuple) else kit.signature_data(sig)[0]
     return outer[5][0] if outer[0] == "ctx" else outer[0]
 
 
@@ -104,6 +106,11 @@ async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any)
         built.append(b.sig)
         return real(b)
     monkeypatch.setattr(kit, "_made", counting)
+    # the views' own components (companion/ui/views/, kit.component): every one Flet renders again
+    rendered: list[str] = []
+    real_render = Renderer.render
+    monkeypatch.setattr(Renderer, "render", lambda self, fn, *a, **k: rendered.append(fn.__name__)
+                        or real_render(self, fn, *a, **k))
     past = []
     monkeypatch.setattr(sv_ui, "_past_round", lambda *a, real=sv_ui._past_round: past.append(1) or real(*a))
     frames: list[int] = []
@@ -117,8 +124,36 @@ async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any)
     assert past == []  # no past round is drawn again on any of the 7 screens
     assert len(seat_rows) == 7  # on each screen: the one row of the player who locked, not the list
     assert not {"top", "print", "joincard", "controls", "part:round", "seat list"} & set(names), names
+    assert not {"TopBar", "PrintCard", "JoinCard", "HostControls", "SeatHeader"} & set(rendered), rendered
     # the game part: the locking phone's own and the host's count; the other phones' are unchanged
     assert names.count("phone") == 1 and names.count("public") == 1, names
+    for c in clients:
+        c.close()
+    await asyncio.sleep(0)
+
+
+async def test_a_view_component_is_drawn_again_only_when_its_props_change(monkeypatch: Any) -> None:
+    """The views' fixed parts are Flet components of immutable props (kit.component): Flet passes
+    them over while their props are equal, and draws them again – in the new words – when one
+    changes (here the language)."""
+    t, tokens, server, pubsub = await _table(2)
+    clients = await H.open_table(server, pubsub, t, tokens, host=True)
+    host = clients[-1]
+    await H.quiet(clients)
+    rendered: list[str] = []
+    real_render = Renderer.render
+    monkeypatch.setattr(Renderer, "render", lambda self, fn, *a, **k: rendered.append(fn.__name__)
+                        or real_render(self, fn, *a, **k))
+    host.screen.render(force=True)  # the whole screen drawn again, nothing it shows changed
+    await H.quiet(clients)
+    assert "Root" in rendered and not {"TopBar", "JoinCard", "HostControls", "PrintCard"} & set(rendered)
+    rendered.clear()
+    await host.screen.set_lang("de")
+    await H.quiet(clients)
+    assert {"TopBar", "JoinCard", "HostControls", "PrintCard"} <= set(rendered), rendered
+    assert host.session is not None
+    shown = [c.value for c in walk(host.session.page.views) if isinstance(c, ft.Text)]
+    assert i18n.t("de", "ui.print.title") in shown and i18n.t("en", "ui.print.title") not in shown
     for c in clients:
         c.close()
     await asyncio.sleep(0)

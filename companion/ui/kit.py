@@ -10,14 +10,19 @@ the table (a lock, a reveal) therefore rebuilds and diffs only the parts that sh
 other part is passed over by identity. That keeps a reveal cheap on each of the table's
 screens, and keeps what a player is typing in one part from being redrawn by another player's
 action.
+
+The screen's own fixed parts (companion/ui/views/) are Flet components of immutable props
+instead (`component`): Flet's memo compares their arguments and passes them over when equal.
+`part` stays for the game modules (companion/games/*/screens.py), whose parts sign the data they show.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import marshal
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, ParamSpec
 
 import flet as ft
 from flet.components.utils import _CURRENT_RENDERER  # pinned flet==1.0.5
@@ -42,7 +47,7 @@ class _Build:
 
     __slots__ = ("sig", "fn")
 
-    def __init__(self, sig: bytes, fn: Callable[[], Any]) -> None:
+    def __init__(self, sig: Any, fn: Callable[[], Any]) -> None:
         self.sig = sig
         self.fn = fn
 
@@ -83,6 +88,26 @@ def part(sig: Any, build: Callable[[], ft.Control | list[ft.Control]], key: str 
     return _MemoPart(b, key=key)
 
 
+P = ParamSpec("P")
+
+
+def component(fn: Callable[P, ft.Control]) -> Callable[P, ft.Control]:
+    """A view as a Flet component of immutable props (companion/ui/views/): inside a render,
+    `View(a, b, key=...)` is a memoised Flet component – Flet compares each argument (`is`, else
+    `==`) with its last render's and passes it over, controls and handlers kept, when all are
+    equal; so its props must be what it shows (strings, numbers, tuples, frozen dataclasses; the
+    screen itself, by identity, for its handlers). Outside a render (a test calling a view
+    function) it is built at once."""
+    memo = ft.memo(ft.component(fn))
+
+    @functools.wraps(fn)
+    def make(*args: Any, key: str | None = None, **kwargs: Any) -> ft.Control:
+        if _CURRENT_RENDERER.get() is None:
+            return fn(*args, **kwargs)
+        return memo(*args, key=key, **kwargs)
+    return make  # type: ignore[return-value]
+
+
 class Slot:
     """A part that can also redraw on its own, ahead of the rest of its screen.
 
@@ -93,9 +118,9 @@ class Slot:
     """
 
     def __init__(self) -> None:
-        self.sig: bytes | None = None
+        self.sig: Any = None
         self.fn: Callable[[], Any] | None = None
-        self.shown: bytes | None = None  # the sig now on screen
+        self.shown: Any = None  # the sig now on screen
         self.set_tick: Callable[[Any], None] | None = None
         self.arg: _SlotArg | None = None  # the argument of the component now showing the slot
         self.tick = 0
@@ -103,7 +128,7 @@ class Slot:
     def on_screen(self) -> bool:
         return self.set_tick is not None and self.shown is not None
 
-    def redraw(self, sig: bytes, fn: Callable[[], Any]) -> bool:
+    def redraw(self, sig: Any, fn: Callable[[], Any]) -> bool:
         """Redraw the slot now, on its own; False when it is not on screen (draw the screen instead)."""
         if not self.on_screen():
             return False
@@ -112,7 +137,7 @@ class Slot:
         self.set_tick(self.tick)  # type: ignore[misc]
         return True
 
-    def brought_up_to(self, sig: bytes, fn: Callable[[], Any]) -> None:
+    def brought_up_to(self, sig: Any, fn: Callable[[], Any]) -> None:
         """The slot now shows `sig`, its inner slots having been redrawn one by one: a later
         redraw of the screen around it with this same `sig` passes it over, another draws it."""
         self.sig, self.fn = sig, fn
@@ -124,7 +149,7 @@ class Slot:
 class _SlotArg:
     __slots__ = ("slot", "sig")
 
-    def __init__(self, slot: Slot, sig: bytes) -> None:
+    def __init__(self, slot: Slot, sig: Any) -> None:
         self.slot = slot
         self.sig = sig
 
@@ -152,7 +177,7 @@ def _Live(arg: _SlotArg) -> ft.Control:
 _MemoLive = ft.memo(_Live)
 
 
-def live(slot: Slot, sig: bytes, fn: Callable[[], Any], key: str = "live") -> ft.Control:
+def live(slot: Slot, sig: Any, fn: Callable[[], Any], key: str = "live") -> ft.Control:
     """Place `slot` in a screen being drawn, showing `fn()` (rebuilt when `sig` changes)."""
     slot.sig, slot.fn = sig, fn
     if _CURRENT_RENDERER.get() is None:

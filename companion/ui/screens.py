@@ -1,165 +1,105 @@
-"""The three kinds of screen: home (create a table), host (QR code, seats, controls) and phone.
+"""What a session shows, and when it draws again.
 
-One `Screen` per browser session. It renders from the table's data whenever the table
-changes (skipping the work when nothing it shows has changed) and sends every request
-through `Table.request`, which checks the host or seat token.
+`Screen` is a `Session` (companion/ui/session.py: storage, route, tokens, presence, language, the
+table it follows) that draws the views of companion/ui/views/ (home, host, phone, spectator,
+join) in one root Flet component, `Root`. Every request goes through `Table.request`, which
+checks the host key or seat token.
+
+What is drawn again is decided by Flet: the fixed parts of each view are Flet components of
+immutable props (kit.component – the language, the table's code, a seat's name…), passed over
+when their props are equal; the game's own parts are memoised by the game modules (kit.part).
+Two checks are the screen's own, both comparing frozen dataclasses of props: `Shown` (role,
+language, the table's version, its seats, this seat…) says whether anything changed at all, and
+`Frame` whether anything outside the game's part and the seat list did. When only those two
+changed, a change at the table is drawn in two steps on every screen of the table – the game's
+part first (a reveal), the seat list (or only its rows that changed) after every screen's first
+step – through kit.Slot. benchmarks/fanout.py shows why: without the slots every screen draws
+its whole frame again, and a reveal at a table of 6 phones + host took p95 24.4 ms instead of
+13.1 ms (server CPU 19.4 instead of 14.7 ms) on this machine (issue 16.3).
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import contextvars
-import functools
-import io
-import secrets
-import time
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any, NamedTuple
-from urllib.parse import parse_qs, urlparse
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlparse
 
 import flet as ft
-import qrcode
 
-from companion import i18n
-from companion.games import games
-from companion.games import screens as game_screens
-from companion.games.base import RuleError
-from companion.table.hub import Hub, normalise_code, problem_text
-from companion.table.store import StoreError
-from companion.table.table import COLOURS, Table
-from companion.ui import boot, kit
+from companion.ui import kit
 from companion.ui.kit import UiContext
-from companion.ui.sessions import (
-    delete_now,
-    expire_now,
-    session_closed,
-    unseated_grace,
-    waiting_add,
-    waiting_remove,
-)
-
-RELOAD = "reload"  # _host_token: the page is being loaded again
-
-
-class SeatSection(NamedTuple):
-    """The seat list to draw: its signature and builder, and the same cut in two – what is
-    around the rows, and each row (signature, builder) – so a row can be redrawn on its own."""
-
-    sig: bytes
-    build: Callable[[], ft.Control]
-    around: bytes
-    rows: list[tuple[bytes, Callable[[], ft.Control]]]
+from companion.ui.session import RELOAD, TICKET_SECONDS, Server, Session  # noqa: F401 (re-exported)
+from companion.ui.views import common as _common
+from companion.ui.views import home as _home
+from companion.ui.views import host as _host
+from companion.ui.views import join as _join
+from companion.ui.views import phone as _phone
+from companion.ui.views import seats as _seats
+from companion.ui.views import spectator as _spectator
+from companion.ui.views.common import undo_words  # noqa: F401 (re-exported)
+from companion.ui.views.host import qr_base64, qr_png  # noqa: F401 (re-exported)
+from companion.ui.views.seats import SeatSection  # noqa: F401 (re-exported)
 
 
-class Server:
-    """Server-wide things a screen needs: the hub and the addresses phones can reach."""
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a session's screen shows, as immutable props: the table by its version (a counter the
+    table bumps with every stored entry), not by its view – a screen whose view did not change gets
+    past this check and then finds its parts unchanged. Equal props, nothing to draw (render)."""
 
-    def __init__(self, hub: Hub, join_base: str, other_bases: list[str] | None = None,
-                 data_problem: str | None = None, host_addresses: tuple[str, ...] | None = None) -> None:
-        self.hub = hub
-        self.join_base = join_base.rstrip("/")
-        self.other_bases = [b.rstrip("/") for b in (other_bases or [])]
-        self.data_problem = data_problem
-        # The home screen (create a table, the list of tables) is the host's: it is offered to a
-        # browser on the machine the server runs on (its connection's own address is loopback, or
-        # one of `host_addresses`), never by anything the browser says of itself.
-        self.host_addresses = host_addresses
-        self._tickets: dict[str, tuple[str, float, Callable[[], None] | None]] = {}  # "host on another device"
-
-    def join_url(self, code: str) -> str:
-        return f"{self.join_base}/t/{code}"
-
-    def is_host_machine(self, conn: boot.Conn) -> bool:
-        if self.host_addresses is not None:
-            return conn.client in self.host_addresses
-        return boot.is_loopback(conn.client)
-
-    def host_ticket(self, code: str, on_used: Callable[[], None] | None = None) -> str:
-        """A one-time ticket that lets another device become host of table `code` (10 minutes);
-        `on_used` is called when a device takes it (the host screen that showed it says so)."""
-        now = time.monotonic()
-        self._tickets = {k: v for k, v in self._tickets.items() if v[1] > now}
-        ticket = secrets.token_urlsafe(12)
-        self._tickets[ticket] = (code, now + TICKET_SECONDS, on_used)
-        return ticket
-
-    def redeem_ticket(self, code: str, ticket: Any) -> bool:
-        """True once for a ticket made for `code` that has not expired; it is used up either way."""
-        if not isinstance(ticket, str):
-            return False
-        found = self._tickets.pop(ticket, None)
-        ok = found is not None and found[0] == code and found[1] > time.monotonic()
-        if ok and found is not None and found[2] is not None:
-            try:
-                found[2]()
-            except Exception:  # (the screen that showed it may be gone)
-                pass
-        return ok
+    role: str
+    lang: str
+    error: str | None = None
+    tables: tuple[tuple[str, str, str, bool], ...] = ()  # the home screen's list of tables
+    code: str | None = None
+    version: int = -1
+    seats: tuple[tuple[str, str, str], ...] = ()  # name, colour, status (Table.public_seats)
+    seat: int | None = None
+    spectators: tuple[str, ...] | None = None  # (the host's screen offers them seats)
+    spectating: bool = False
 
 
-TICKET_SECONDS = 600.0
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """All that a screen shows outside its two slots (the game's part, the seat list) depends on.
+
+    When it is unchanged, a change at the table redraws the slots only (render). Kept on the
+    generous side: anything here that changes just redraws the whole screen."""
+
+    role: str
+    lang: str
+    error: str | None
+    finding: bool
+    code: str | None = None
+    game_id: str | None = None
+    phase: str | None = None
+    seat: int | None = None
+    token: str | None = None
+    token_seat: int | None = None
+    spectating: bool = False
+    people: tuple[tuple[str, str], ...] = ()
+    can_reveal: bool | None = None
+    other_bases: tuple[str, ...] = ()
+    has_state: bool = False
+    host_moves: int = 0
+    last_undo: dict[str, Any] | None = None  # (the table replaces it, never changes it)
 
 
-@functools.lru_cache(maxsize=512)  # the host re-renders on every change: ~40 ms saved each time
-def qr_png(data: str, box: int = 10) -> bytes:
-    qr = qrcode.QRCode(border=2, box_size=box, error_correction=qrcode.constants.ERROR_CORRECT_M)
-    qr.add_data(data)
-    qr.make(fit=True)
-    buf = io.BytesIO()
-    qr.make_image(fill_color="black", back_color="white").save(buf, format="PNG")
-    return buf.getvalue()
+@ft.observable
+class Drawn:
+    """How many times the screen asked to be drawn whole: a change re-renders Root (its prop)."""
+
+    frames = 0
 
 
-@functools.lru_cache(maxsize=512)
-def qr_base64(data: str, box: int = 10) -> str:
-    """The QR code as base64 text for `ft.Image`: raw bytes do not show in WebKit and Firefox
-    (shared/guide/FLET.md), and this image never needs an HTTP route (which would need the key)."""
-    return base64.b64encode(qr_png(data, box)).decode("ascii")
+class Screen(Session):
+    """What a session shows: the home, host, phone, spectator and join screens (companion/ui/views/)."""
 
-
-
-def undo_words(table: Table, lang: str, note: dict[str, Any], ahead: bool) -> str:
-    """An undo in words – before it (ahead: "This takes back: …") or after it ("The host undid: …")
-    – from Table.undo_preview: the public log lines the action added or, where it showed the table
-    nothing, only whose it was (never what: "a private action of Bob")."""
-    pre = "ui.undo." if ahead else "ui.undone."
-    if note.get("reopen"):
-        return i18n.t(lang, pre + "reopen")
-    seat = note.get("seat")
-    name = table.seats[seat]["name"] if isinstance(seat, int) and 0 <= seat < len(table.seats) else None
-    msgs = note.get("msgs") or []
-    if msgs and table.state is not None:
-        ctx = UiContext(table, None, None, lang, True, lambda *a: None, {}, lambda: None)
-        return i18n.t(lang, pre + "public", what=" ".join(ctx.msg(m) for m in msgs))
-    if name is None:
-        return i18n.t(lang, pre + "host")
-    return i18n.t(lang, pre + "private", name=name)
-
-class Screen:
     def __init__(self, page: ft.Page, server: Server) -> None:
-        self.page = page
-        self.server = server
-        self.hub = server.hub
-        # What the server knows of this browser's connection itself (never page.client_ip, which
-        # the client can overwrite): its address and the host-key cookies of its handshake.
-        self.conn = boot.conn()
-        self.launcher: ft.UrlLauncher | None = None
-        self.prefs = ft.SharedPreferences()
-        self.lang = "en"
-        self.role = "loading"
-        self.table: Table | None = None
-        self.token: str | None = None
-        self.seat: int | None = None
-        self.local: dict[str, Any] = {}
-        self._sig = b""
-        self._present = False
-        self._pending = False
-        self._tick = 0
-        self._route = ""
-        self._pushed: str | None = None  # an address route() put the token into itself
-        self._set_tick: Any = None
+        super().__init__(page, server)
+        self._sig: Shown | None = None
+        self._drawn = Drawn()
         self._slot = kit.Slot()  # the game's part of the screen: redrawn first (see render)
         self._slot_in_tree = False
         self._seat_slot = kit.Slot()  # the seat list: redrawn on its own too
@@ -167,474 +107,70 @@ class Screen:
         self._seats_shown = b""  # what the seat list showed around its rows when last drawn whole
         self._seats_in_tree = False
         self._seats_host = False
-        self._frame = b""  # what the screen's frame (all but the two slots) showed when last built
-        self._prefetched: dict[str, Any] = {}  # answers asked for at start, used once
-        self._background: set[asyncio.Future[Any]] = set()
-        self._finding = False  # the browser's storage has not answered yet: the seat is unknown
-        self._asks: set[asyncio.Future[Any]] = set()  # storage reads not answered yet
-        self._defer_go = False  # start() draws the first screen itself, then moves to `_deferred`
-        self._stored: dict[str, Any] = {}  # what the browser's storage is known to hold (boot cookie)
-        self._deferred: str | None = None
+        self._frame: Frame | None = None  # what the screen's frame (all but the two slots) showed when last built
         self._join_field: ft.TextField | None = None
-        self.error: str | None = None
 
-    # ---------- life cycle ----------
-    async def start(self) -> None:
-        p = self.page
-        p.title = "Tabletop Companion"
-        p.theme_mode = ft.ThemeMode.LIGHT
-        p.theme = ft.Theme(color_scheme_seed="#8d5524")
-        p.padding = 0
-        p.on_route_change = self._on_route
-        p.on_disconnect = self._on_disconnect
-        p.on_connect = self._on_connect
-        p.on_close = self._on_close
-        parts = [q for q in urlparse(p.route or "/").path.split("/") if q]
-        token_key = None
-        if len(parts) >= 2 and parts[0] in ("t", "host"):
-            token_key = f"{'seat' if parts[0] == 't' else 'host'}:{normalise_code(parts[1]) or parts[1]}"
-        hint = boot.BOOT.get()
-        if hint is not None and (token_key is None or hint.key == token_key):
-            # What the page read from the browser's storage when it loaded (companion/ui/boot.py):
-            # nothing to ask, so the whole first screen goes out in one message, then the address.
-            saved: Any = hint.lang
-            device_lang = hint.device_lang
-            if token_key:
-                self._prefetched[token_key] = hint.value
-                self._stored[token_key] = hint.value
-            self._defer_go = True
-        else:
-            # Everything the first screen needs from the browser, asked at once (one round trip,
-            # not three in a row): the saved language, the device's language, this table's token.
-            saved, info, token = await asyncio.gather(
-                self._get("lang"), asyncio.wait_for(p.get_device_info(), 3),
-                self._get(token_key, late=p.route or "/") if token_key else asyncio.sleep(0),
-                return_exceptions=True)
-            if token_key and not isinstance(token, BaseException):
-                self._prefetched[token_key] = token
-            device_lang = None if isinstance(info, BaseException) else getattr(info, "language", None)
-        if isinstance(saved, str) and saved in i18n.LANGS:
-            self.lang = saved
-        else:
-            self.lang = i18n.pick_lang(device_lang)
-        self._follow_lang()
-        if self._defer_go:
-            try:
-                await self.route(p.route)  # (drawn by the render below: Root is not mounted yet)
-                p.render(Root, self)
-            finally:
-                self._defer_go = False
-            if self._deferred is not None:
-                address, self._deferred = self._deferred, None
-                await self.go(address)
-        else:
-            # The first frame before the route: route() talks to the browser's storage, and a
-            # call sent before the first frame reaches a client that has not registered the
-            # storage service yet (its answer then ends the socket: "Control with ID N is not
-            # registered").
-            p.render(Root, self)
-            await self.route(p.route)
-        self._prefetched.clear()
-        self._stored.clear()  # (only known for this first look: another tab may store since)
+    def mount(self) -> None:
+        self.page.render(Root, self, self._drawn)
 
-    async def _get(self, key: str, late: str | None = None) -> Any:
-        """A value from the browser's storage, None if it does not answer within 5 s.
-
-        late=ROUTE (for a seat token or host key): an answer that comes after the 5 s is not thrown
-        away – if this screen still shows ROUTE without a token then, it is drawn again with it.
-        """
-        if key in self._prefetched:
-            return self._prefetched.pop(key)
-        fut = asyncio.ensure_future(self.prefs.get(key))
-        self._asks.add(fut)
-        fut.add_done_callback(self._asks.discard)
-        try:
-            return await asyncio.wait_for(asyncio.shield(fut), 5)
-        except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if self._closed and not (task is not None and task.cancelling()):
-                return None  # the session closed (_on_close cancelled the read): route() stops
-            raise
-        except Exception:
-            if late is not None and not self._closed:
-                # Not an answer: until it comes (or for 15 s), the phone says it is looking
-                # rather than offering the join buttons (a tap there would take a second seat).
-                self._finding = True
-                fut.add_done_callback(functools.partial(self._late_answer, key, late))
-                self._finding_timer = asyncio.get_running_loop().call_later(15, self._stop_finding)
-            else:
-                fut.cancel()
-            return None
-
-    def _stop_finding(self) -> None:
-        if self._finding:
-            self._finding = False
-            self.render(force=True)
-
-    def _late_answer(self, key: str, route: str, fut: asyncio.Future[Any]) -> None:
-        self._finding = False
-        if fut.cancelled() or fut.exception() is not None or not isinstance(fut.result(), str):
-            return
-        if self._route != route or self.token is not None or self.table is None:
-            return
-        self._prefetched[key] = fut.result()
-        contextvars.copy_context().run(self.page.run_task, self.route, route)
-
-    async def _set(self, key: str, value: str) -> None:
-        """Store in the browser, without waiting for it (a re-created session's storage never
-        answers, Flet #6412: the screen must not wait 5 s for that)."""
-        async def store() -> None:
-            try:
-                await asyncio.wait_for(self.prefs.set(key, value), 5)
-            except Exception:
-                pass
-        self._background.add(task := asyncio.ensure_future(store()))
-        task.add_done_callback(self._background.discard)
-
-    async def _on_route(self, e: Any) -> None:
-        if e.route == self._pushed and urlparse(e.route).path == urlparse(self._route).path:
-            # The address this screen just put its own token into (route(), below): the
-            # screen already shows it; drawing it again would rebuild it on the phone for nothing.
-            self._pushed = None
-            self._route = e.route
-            return
-        self._pushed = None
-        await self.route(e.route)
-
-    def _on_disconnect(self, e: Any) -> None:
-        """The socket is gone (a reload, a sleeping phone, a closed tab): not counted present, not
-        redrawn while away (it leaves the table's list of screens to redraw, and comes back on
-        connect), and let go soon if it never sat (see _let_go_later)."""
-        self._dropped = True
-        if self.table is not None:
-            self.table.unsubscribe(self._changed)
-            if self._present:
-                self._present = False
-                self.table.disconnect(self.seat)
-        self._let_go_later()
-
-    async def _on_connect(self, e: Any) -> None:
-        """A reload or a woken phone reuses this session: count it present and redraw – or, if
-        this screen lost track of whose it is (its storage did not answer), look again."""
-        conn = boot.conn()
-        if conn.client is not None:  # (the new socket's own: a reload may bring a new host cookie)
-            self.conn = conn
-        self._dropped = False
-        self._keep()
-        if self.table is not None:
-            self.table.subscribe(self._changed)  # redrawn again after every change
-        if self.table is not None and self.token is None and self.role in ("phone", "watch"):
-            await self.route(self._route)
-            return
-        if self.table is not None and not self._present and self.seat is not None:
-            self._present = True
-            self.table.connect(self.seat)
-        self.render(force=True)
-
-    _closed = False  # Flet closed this session: it follows no table any more
-    _finding_timer: asyncio.TimerHandle | None = None
-
-    def _on_close(self, e: Any) -> None:
-        """Flet ended this session: nothing of it may hold the screen any longer (a burst of dropped
-        tabs otherwise keeps each one's screen for the 5 + 15 s of an unanswered storage read)."""
-        self._closed = True
-        self._keep()
-        if self._finding_timer is not None:
-            self._finding_timer.cancel()
-            self._finding_timer = None
-        for fut in list(self._asks):
-            fut.cancel()
-        self._leave_table()
-        session_closed()  # a burst of closed sessions is followed by a full collection
-
-    def _leave_table(self) -> None:
-        if self.table is not None:
-            self.table.unsubscribe(self._changed)
-            if self._present:
-                self._present = False
-                self.table.disconnect(self.seat)
-        self.table = None
-        self.seat = None
-
-    def _changed(self, table: Table) -> None:
-        """Called by the table after every change: re-render in this session's task."""
-        if self._closed or not self._online():  # asleep: off the table's list, re-rendered on reconnect
-            self._away_from(table)
-            return
-        if self._pending:
-            return
-        self._pending = True
-        try:
-            # run_task() sets Flet's "current page" in the caller's context; run it in a copy so
-            # the session that caused the change keeps its own page (else its own update is lost).
-            fut = contextvars.copy_context().run(self.page.run_task, self._refresh)
-        except (AttributeError, RuntimeError):
-            self._pending = False
-            return
-        # A refresh that never ran (its task cancelled, or it failed before clearing the flag) must
-        # not keep this screen from every later change: the flag goes when the task ends, however.
-        fut.add_done_callback(self._refresh_done)
-
-    def _refresh_done(self, fut: Any) -> None:
-        self._pending = False
-
-    # ---------- presence: the socket comes and goes ----------
-    _dropped = False  # on_disconnect came, and no on_connect since
-    _let_go: asyncio.TimerHandle | None = None
-
-    def _online(self) -> bool:
-        """Whether this screen has a socket now (Flet's session holds a connection, and no
-        disconnect came since the last connect)."""
-        session = self.page.session
-        return not self._dropped and session is not None and session.connection is not None
-
-    def _away_from(self, table: Table) -> None:
-        """A screen that went away while it was being set up (route() subscribed it, or counted
-        its seat present, after its disconnect): off the table's list, not present."""
-        table.unsubscribe(self._changed)
-        if self._present and table is self.table:
-            self._present = False
-            table.disconnect(self.seat)
-
-    def _let_go_later(self) -> None:
-        """A session that never sat (home, a join screen, an error, a host page without its key)
-        is let go `unseated_grace()` seconds after its socket dropped, not kept for Flet's hour:
-        nothing on it is worth keeping (a returning tab gets a new session and the same screen).
-        A seated phone, a spectator and the host keep theirs (Flet's session timeout): they come
-        back to it."""
-        self._keep()
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self._let_go = loop.call_later(unseated_grace(), self._let_go_if_never_sat)
-        if self.token is None:
-            waiting_add(id(self), self._let_go_if_never_sat)
-
-    def _keep(self) -> None:
-        waiting_remove(id(self))
-        if self._let_go is not None:
-            self._let_go.cancel()
-            self._let_go = None
-
-    def _let_go_if_never_sat(self, now: bool = False) -> None:
-        """Its grace is over (or, `now`, the budget of waiting sessions is full): end it."""
-        self._keep()
-        if self._online() or self.token is not None:
-            return
-        if self.table is not None:
-            self._away_from(self.table)
-        if now:
-            delete_now(self.page.session)
-        else:
-            expire_now(self.page.session)
-
-    async def _refresh(self) -> None:
-        self._pending = False
-        self.render()
+    def new_route(self) -> None:
+        self._slot = kit.Slot()
+        self._seat_slot = kit.Slot()
+        self._row_slots = {}
 
     async def _force_refresh(self) -> None:
         """For game screens: redraw after a change of ctx.local (a selection on this phone)."""
         self.render(force=True)
-
-    # ---------- routing ----------
-    async def route(self, route: str) -> None:
-        """Show what the address asks for: the home screen, a table's host screen (`/host/CODE`)
-        or a phone's (`/t/CODE`), with the key or seat token from the address or storage."""
-        self._route = route
-        url = urlparse(route or "/")
-        parts = [p for p in url.path.split("/") if p]
-        query = parse_qs(url.query)
-        self._leave_table()
-        self._slot = kit.Slot()
-        self._seat_slot = kit.Slot()
-        self._row_slots = {}
-        self.local = {}
-        self.error = None
-        self.token = None
-        if len(parts) >= 2 and parts[0] in ("t", "host"):
-            client = self.conn.client or ""
-            table = self.hub.get(parts[1])
-            if table is None or self.hub.locked_out(client):
-                # A wrong code counts against this connection's own address; while that address
-                # is locked out, only a browser that proves it belongs to the table (host key,
-                # seat token) gets in – a right code alone does not (else guessing goes on).
-                try:
-                    if table is None:
-                        self.hub.lookup(parts[1], client)
-                    elif not await self._holds_credential(table, parts[0], query):
-                        self.hub.lookup("", client)  # (raises "too many wrong codes")
-                except RuleError as e:
-                    self.role = "join_error"
-                    self.error = self.t(e.key, **e.params)
-                    self.render(force=True)
-                    return
-            assert table is not None
-            self.table = table
-            if parts[0] == "host":
-                address = await self._host_token(table, query, route)
-                if address == RELOAD:
-                    return
-            else:
-                address = await self._seat_token(table, query, route)
-            if self._closed:  # the session ended while storage was asked: nothing to follow
-                self._leave_table()
-                return
-            table.subscribe(self._changed)
-            if address is not None and self.token is not None and (
-                    self.seat is not None or table.is_spectator(self.token)):
-                # Found in storage only: put it into the address as well, so a session Flet
-                # re-creates after a server restart (storage dead, Flet #6412) still finds it.
-                self.render(force=True)
-                self._pushed = address
-                if self._defer_go:  # start(): after the first frame, which is not drawn yet
-                    self._deferred = address
-                else:
-                    await self.go(address)
-                return
-        else:
-            self.role = "home"
-        self.render(force=True)
-
-    async def _holds_credential(self, table: Table, kind: str, query: dict[str, list[str]]) -> bool:
-        """Whether this browser holds a host key (kind "host") or a seat token ("t") of `table`,
-        from its cookies, its address or its storage – without taking the seat yet."""
-        key = f"{'host' if kind == 'host' else 'seat'}:{table.code}"
-        found = [self.conn.host_keys.get(table.code)] if kind == "host" else []
-        found += [(query.get("k" if kind == "host" else "s") or [None])[0]]
-        stored = await self._get(key)
-        self._prefetched[key] = stored  # (the token search below reads it again)
-        for tok in [*found, stored]:
-            if kind == "host" and table.is_host(tok):
-                return True
-            if kind != "host" and (table.seat_of(tok) is not None or table.is_spectator(tok)):
-                return True
-        return False
-
-    async def _host_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
-        """The host key from this browser's cookie for the table (`tc_h_CODE`, companion/ui/boot.py),
-        else its storage; a one-time "host on another device" ticket (`?h=`) is exchanged for the
-        key, which is stored, and the page opened again without the ticket. Without a valid key
-        this screen only watches. The key never goes into the address: the host screen is the
-        one the whole table looks at. Returns RELOAD when the page is being opened again."""
-        self.role = "host"
-        storage_key = f"host:{table.code}"
-        ticket = (query.get("h") or [None])[0]
-        if ticket is not None and self.server.redeem_ticket(table.code, ticket):
-            await self.become_host(table.code, table.host_token)
-            return RELOAD
-        # An old host link's `?k=` never reaches a browser's session (the page's script moves it into
-        # storage and out of the address first); a client without that script may still send it.
-        tok = (query.get("k") or [None])[0]
-        if not table.is_host(tok):
-            tok = self.conn.host_keys.get(table.code)
-        if not table.is_host(tok):
-            tok = await self._get(storage_key, late=route)
-        if isinstance(tok, str) and table.is_host(tok):
-            self.token = tok
-            if self._stored.get(storage_key) != tok:
-                await self._set(storage_key, tok)
-        else:
-            self.role = "watch"
-        return None
-
-    async def become_host(self, code: str, key: str) -> None:
-        """Keep a host key in this browser (storage; the page's script copies it into the
-        table's cookie at every load) and open the host screen anew, without the key in the address."""
-        try:
-            await asyncio.wait_for(self.prefs.set(f"host:{code}", key), 5)
-        except Exception:
-            pass
-        await self.open_page(f"/host/{code}")
-
-    async def open_page(self, address: str) -> None:
-        """Load `address` in this tab as a new page (its script runs again: the host cookie is
-        set from storage). A client that cannot be told to (a test harness) is moved in the app."""
-        try:
-            if self.launcher is None:
-                self.launcher = ft.UrlLauncher()
-            await asyncio.wait_for(self.launcher.launch_url(address, web_only_window_name="_self"), 5)
-        except Exception:
-            await self.go(address)
-
-    async def _seat_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
-        """The phone's seat token – from the address (`?s=`, put there when the seat was taken: a
-        tab Flet re-creates after a server restart has no working storage, Flet #6412, but it
-        sends its address), else from the browser's storage – and its seat, marked present.
-        Returns the address to move to when the token came from storage, else None."""
-        self.role = "phone"
-        address = None
-        tok = (query.get("s") or [None])[0]
-        if tok and (table.seat_of(tok) is not None or table.is_spectator(tok)):
-            if self._stored.get(f"seat:{table.code}") != tok:
-                await self._set(f"seat:{table.code}", tok)
-        else:
-            tok = await self._get(f"seat:{table.code}", late=route)
-            address = f"/t/{table.code}?s={tok}"
-        self.token = tok if isinstance(tok, str) else None
-        self.seat = table.seat_of(self.token)
-        if self.seat is not None and self._online():
-            self._present = True
-            table.connect(self.seat)
-        return address
-
-    async def go(self, route: str) -> None:
-        try:
-            await self.page.push_route(route)
-        except Exception:  # the browser did not take the new address: this screen stays as it is
-            pass
-
-    # ---------- helpers ----------
-    def t(self, key: str, **params: Any) -> str:
-        return i18n.t(self.lang, key, **params)
-
-    def toast(self, message: str, error: bool = False) -> None:
-        sb = ft.SnackBar(content=ft.Text(message, size=17), duration=4000,
-                         bgcolor=ft.Colors.RED_700 if error else None, show_close_icon=True)
-        try:
-            self.page.show_dialog(sb)
-        except RuntimeError:
-            pass
-
-    async def request(self, op: dict[str, Any], token: str | None = None) -> dict[str, Any] | None:
-        assert self.table is not None
-        try:
-            return await self.table.request(token if token is not None else self.token, op)
-        except RuleError as e:
-            self.toast(self.t(e.key, **e.params), True)
-        except StoreError:
-            self.toast(self.t("ui.err.store"), True)
-        return None
 
     def ctx(self, host_view: bool = False) -> UiContext:
         assert self.table is not None
         return UiContext(self.table, None if host_view else self.seat, self.token, self.lang,
                          self.role == "host", self.toast, self.local, self._force_refresh)
 
-    async def set_lang(self, lang: str) -> None:
-        self.lang = lang
-        self._follow_lang()
-        await self._set("lang", lang)
-        self.render(force=True)
-
-    def _follow_lang(self) -> None:
-        """Flutter's own words on this screen (a text field's copy/paste menu and counter, tooltips,
-        screen-reader labels) in the screen's language too, not always in English."""
-        self.page.locale_configuration = ft.LocaleConfiguration(
-            supported_locales=[ft.Locale(lang) for lang in i18n.LANGS], current_locale=ft.Locale(self.lang))
+    # ---------- the views (companion/ui/views/), functions of the screen ----------
+    top_bar = _common.top_bar
+    game_section = _common.game_section
+    game_live = _common.game_live
+    host_moves_card = _common.host_moves_card
+    undo_words = _common.undo_words_of
+    undo_card = _common.undo_card
+    _local_sig = _common._local_sig
+    confirm = _common.confirm
+    home = _home.home
+    old_tables = _home.old_tables
+    join_box = _home.join_box
+    create_form = _home.create_form
+    host = _host.host
+    join_card = _host.join_card
+    print_card = _host.print_card
+    can_reveal = _host.can_reveal
+    host_controls = _host.host_controls
+    _host_link_used = _host._host_link_used
+    show_host_link = _host.show_host_link
+    submitted_sets = _seats.submitted_sets
+    seat_section = _seats.seat_section
+    seat_part = _seats.seat_part
+    seat_panel = _seats.seat_panel
+    seat_row = _seats.seat_row
+    phone = _phone.phone
+    leave_seat = _phone.leave_seat
+    rename_row = _phone.rename_row
+    spectator = _spectator.spectator
+    typed_name = _join.typed_name
+    join_name_field = _join.join_name_field
+    join_screen = _join.join_screen
+    join_error = _join.join_error
 
     # ---------- rendering ----------
-    def _signature(self) -> bytes:
+    def _signature(self) -> Shown:
         t = self.table
         if t is None:
-            return kit.signature(self.role, self.lang, self.error,
-                                 [(m.code, m.game, m.phase, m.archived) for m in self.hub.metas()])
-        # The table's state by its version (every stored entry counts it up), not by the view:
-        # a screen whose view did not change gets past this check and then finds its parts
-        # unchanged (render); marshalling the view here cost as much again as the parts' own.
-        return kit.signature(self.role, self.lang, t.code, t.version, t.public_seats(), self.seat,
-                             list(t.spectators.values()) if self.role == "host" else None,
-                             self.token is not None and t.is_spectator(self.token))
+            return Shown(self.role, self.lang, self.error,
+                         tuple((m.code, m.game, m.phase, m.archived) for m in self.hub.metas()))
+        seats = tuple((s["name"], s["colour"], t.seat_status(i)) for i, s in enumerate(t.seats))
+        return Shown(self.role, self.lang, code=t.code, version=t.version, seats=seats,
+                     seat=self.seat, spectators=tuple(t.spectators.values()) if self.role == "host" else None,
+                     spectating=self.token is not None and t.is_spectator(self.token))
 
     def render(self, force: bool = False) -> None:
         """Ask for a new frame if what this session shows has changed (or when forced).
@@ -682,25 +218,19 @@ class Screen:
         if not self._seat_slot.redraw(seats.sig, seats.build):
             self._bump()
 
-    def _frame_signature(self) -> bytes:
-        """All that the screen shows outside its two slots (game part, seat list) depends on.
-
-        When it is unchanged, a change at the table redraws the slots only (render). Kept on the
-        generous side: anything here that changes just redraws the whole screen, as before."""
+    def _frame_signature(self) -> Frame:
         t = self.table
         if t is None:
-            return kit.signature("frame", self.role, self.lang, self.error, self._finding)
-        can_reveal = self.can_reveal() if self.role == "host" else None
-        return kit.signature("frame", self.role, self.lang, self.error, self._finding, t.code, t.game_id,
-                             t.phase, self.seat, self.token, t.seat_of(self.token),
-                             self.token is not None and t.is_spectator(self.token),
-                             [(s["name"], s["colour"]) for s in t.seats], can_reveal, self.server.other_bases,
-                             t.state is not None, len(t.host_moves), t.last_undo)
+            return Frame(self.role, self.lang, self.error, self._finding)
+        return Frame(self.role, self.lang, self.error, self._finding, t.code, t.game_id, t.phase, self.seat,
+                     self.token, t.seat_of(self.token), self.token is not None and t.is_spectator(self.token),
+                     tuple((s["name"], s["colour"]) for s in t.seats),
+                     self.can_reveal() if self.role == "host" else None, tuple(self.server.other_bases),
+                     t.state is not None, len(t.host_moves), t.last_undo)
 
     def _bump(self) -> None:
-        self._tick += 1
-        if self._set_tick is not None:
-            self._set_tick(self._tick)
+        """The whole screen again: Root, subscribed by Flet to `_drawn`, is drawn again."""
+        self._drawn.frames += 1
 
     def build(self) -> ft.Control:
         body: list[ft.Control]
@@ -721,694 +251,18 @@ class Screen:
         except Exception as ex:  # never leave a blank screen
             body = [kit.card(ft.Text(self.t("ui.err.render"), size=18, color=ft.Colors.RED_700),
                              ft.Text(type(ex).__name__, size=12))]
-        top = kit.part(("top", self.lang, self.table.code if self.table else None,
-                        self.table.game_id if self.table else None), self.top_bar)
+        top = self.top_bar()
         return ft.SafeArea(content=ft.Column(
             [top, ft.Container(content=ft.Column(body, spacing=14),
                                           padding=ft.Padding.symmetric(horizontal=14, vertical=8))],
             spacing=0, scroll=ft.ScrollMode.AUTO, expand=True, key=f"page:{urlparse(self._route).path}"),
             expand=True)
 
-    def top_bar(self) -> ft.Control:
-        langs = []
-        for code in i18n.LANGS:
-            async def pick(e: Any, code: str = code) -> None:
-                await self.set_lang(code)
-            langs.append(ft.TextButton(
-                content=ft.Text(code.upper(), size=15,
-                                weight=ft.FontWeight.BOLD if code == self.lang else ft.FontWeight.NORMAL),
-                on_click=pick, tooltip=i18n.LANG_NAMES[code], height=48, width=48))  # >= 44 px targets
-        left = "Tabletop Companion"
-        if self.table is not None:
-            left = f"{self.t(self.table.game.NAME)} · {self.table.code}"
-        return ft.Container(
-            content=ft.Row([ft.Text(left, size=17, weight=ft.FontWeight.BOLD, expand=True,
-                                    color=ft.Colors.ON_PRIMARY_CONTAINER), *langs], spacing=0),
-            bgcolor=ft.Colors.PRIMARY_CONTAINER, padding=ft.Padding.symmetric(horizontal=12, vertical=4))
-
-    # ---------- home ----------
-    def home(self) -> list[ft.Control]:
-        out: list[ft.Control] = [kit.title(self.t("ui.home.title"))]
-        if self.server.data_problem:
-            out.append(kit.card(ft.Text(self.server.data_problem, size=16, color=ft.Colors.RED_800),
-                                bgcolor=ft.Colors.RED_50))
-        for p in self.hub.problems:
-            out.append(kit.card(ft.Text(problem_text(self.lang, p),
-                                        size=15, color=ft.Colors.RED_800), bgcolor=ft.Colors.RED_50))
-        out.append(kit.part(("join", self.lang), self.join_box))
-        if not self.server.is_host_machine(self.conn):
-            # A phone on the Wi-Fi: it joins by code. Creating tables and the list of the open
-            # tables (with their codes) are the host's, on the computer the app runs on.
-            out.append(ft.Text(self.t("ui.home.host_only"), size=16, color=ft.Colors.ON_SURFACE_VARIANT))
-            return out
-        loc = self.local
-        out.append(kit.part(("create", self.lang, loc.get("game"), loc.get("n"), loc.get("names"), loc.get("colours"),
-                             {k: v for k, v in loc.items() if k.startswith("opts:")}), self.create_form))
-        open_tables = self.hub.open_tables()  # from the store's table list: no log is loaded
-        if open_tables:
-            rows: list[ft.Control] = [kit.title(self.t("ui.home.tables"), 20)]
-            for t in sorted(open_tables, key=lambda x: x.code):
-                async def open_host(e: Any, code: str = t.code) -> None:
-                    table = self.hub.get(code)
-                    if table is not None and self.server.is_host_machine(self.conn):
-                        await self.become_host(code, table.host_token)
-                rows.append(ft.Row([
-                    ft.Text(f"{t.code} · {self.t(games()[t.game].NAME)} · {self.t('ui.phase.' + t.phase)}",
-                            size=17, expand=True),
-                    kit.button(self.t("ui.open_host"), open_host, primary=False)]))
-            out.append(kit.card(*rows))
-        out += self.old_tables()
-        return out
-
-    def old_tables(self) -> list[ft.Control]:
-        """Ended and abandoned tables (the newest 20), for the host to look at or delete – each
-        delete asks first and says that it cannot be taken back."""
-        old = sorted((m for m in self.hub.metas() if self.hub.deletable(m)), key=lambda m: -m.last)[:20]
-        if not old:
-            return []
-        rows: list[ft.Control] = [kit.title(self.t("ui.home.old_tables"), 20),
-                                  ft.Text(self.t("ui.home.old_hint"), size=15, color=ft.Colors.ON_SURFACE_VARIANT)]
-        for m in old:
-            name = self.t(games()[m.game].NAME) if m.game in games() else m.game
-            phase = self.t("ui.phase." + m.phase) if i18n.has("ui.phase." + m.phase) else m.phase
-
-            async def open_host(e: Any, code: str = m.code) -> None:
-                table = self.hub.get(code)
-                if table is not None and self.server.is_host_machine(self.conn):
-                    await self.become_host(code, table.host_token)
-
-            async def delete(e: Any, code: str = m.code, name: str = name, phase: str = phase) -> None:
-                async def yes() -> None:
-                    if not self.server.is_host_machine(self.conn):
-                        return
-                    try:
-                        self.hub.delete(code)
-                    except RuleError as ex:
-                        self.toast(self.t(ex.key, **ex.params), True)
-                        return
-                    except StoreError:
-                        self.toast(self.t("ui.err.store"), True)
-                        return
-                    self.toast(self.t("ui.home.deleted", code=code))
-                    self.render(force=True)
-                self.confirm(self.t("ui.home.delete_confirm", code=code),
-                             self.t("ui.home.delete_what", code=code, game=name, phase=phase),
-                             self.t("ui.home.delete_yes"), yes)
-            rows.append(ft.Row([
-                ft.Text(f"{m.code} · {name} · {phase}", size=17, expand=True),
-                kit.button(self.t("ui.open_host"), open_host, primary=False),
-                ft.Semantics(content=kit.button(self.t("ui.home.delete_yes"), delete, primary=False),
-                             label=self.t("ui.home.delete", code=m.code))], wrap=True))
-        return [kit.card(*rows)]
-
-    def join_box(self) -> ft.Control:
-        field = ft.TextField(label=self.t("ui.join.code"), capitalization=ft.TextCapitalization.CHARACTERS,
-                             max_length=4, text_size=24, width=180)
-
-        async def join(e: Any) -> None:
-            code = normalise_code(field.value)
-            if code:
-                await self.go(f"/t/{code}")
-        field.on_submit = join
-        return kit.card(kit.title(self.t("ui.join.title"), 20),
-                        ft.Row([field, kit.button(self.t("ui.join.go"), join)], wrap=True))
-
-    def create_form(self) -> ft.Control:
-        loc = self.local
-        gs = games()
-        loc.setdefault("game", "sealed_vote")
-        game = gs[loc["game"]]
-        loc.setdefault("n", min(max(4, game.MIN_SEATS), game.MAX_SEATS))
-        loc["n"] = min(max(loc["n"], game.MIN_SEATS), game.MAX_SEATS)
-        names: list[str] = loc.setdefault("names", [""] * 8)
-        colours: list[str] = loc.setdefault("colours", list(COLOURS))
-        opts: dict[str, Any] = loc.setdefault(f"opts:{loc['game']}", {})
-
-        async def game_changed(key: str) -> None:
-            loc["game"] = key
-            self.render(force=True)
-        game_row = kit.choice_row(self.t("ui.create.game"), [(g.ID, self.t(g.NAME)) for g in gs.values()],
-                                  loc["game"], game_changed)
-
-        async def n_changed(key: str) -> None:
-            loc["n"] = int(key)
-            self.render(force=True)
-        n_row = kit.choice_row(self.t("ui.create.seats"),
-                               [(str(k), str(k)) for k in range(game.MIN_SEATS, game.MAX_SEATS + 1)],
-                               str(loc["n"]), n_changed)
-        seat_rows: list[ft.Control] = []
-        for i in range(loc["n"]):
-            f = ft.TextField(label=self.t("ui.create.seat_name", n=i + 1), value=names[i], expand=True,
-                             max_length=24)
-
-            def name_changed(e: Any, i: int = i) -> None:
-                names[i] = e.control.value or ""
-            f.on_change = name_changed
-
-            async def next_colour(e: Any, i: int = i) -> None:
-                colours[i] = COLOURS[(COLOURS.index(colours[i]) + 1) % len(COLOURS)] \
-                    if colours[i] in COLOURS else COLOURS[0]
-                self.render(force=True)
-            seat_rows.append(ft.Row([
-                ft.Container(width=44, height=44, bgcolor=colours[i], border_radius=22, on_click=next_colour,
-                             tooltip=self.t("ui.create.colour")), f]))
-        option_controls: list[ft.Control] = []
-        for o in game.OPTIONS:
-            current = opts.get(o.name, o.default)
-
-            def set_opt(e: Any, name: str = o.name, kind: str = o.kind) -> None:
-                v = e.control.value
-                opts[name] = v
-            if o.kind == "choice":
-                labels = o.choice_labels or tuple(str(c) for c in o.choices)
-
-                async def pick_opt(key: str, name: str = o.name) -> None:
-                    opts[name] = key
-                    self.render(force=True)
-                option_controls.append(kit.choice_row(
-                    self.t(o.label), [(str(c), self.t(lab) if i18n.has(lab) else lab)
-                                      for c, lab in zip(o.choices, labels, strict=False)], str(current), pick_opt))
-            elif o.kind == "bool":
-                option_controls.append(ft.Switch(label=self.t(o.label), value=bool(current), on_change=set_opt))
-            else:
-                option_controls.append(ft.TextField(
-                    label=self.t(o.label), value="" if current is None else str(current), on_change=set_opt,
-                    keyboard_type=ft.KeyboardType.NUMBER if o.kind == "int" else None))
-
-        async def create(e: Any) -> None:
-            if not self.server.is_host_machine(self.conn):  # (the form is not offered elsewhere)
-                self.toast(self.t("ui.home.host_only"), True)
-                return
-            given: dict[str, Any] = {}
-            for o in game.OPTIONS:
-                if o.name in opts:
-                    v = opts[o.name]
-                    if o.kind == "choice":
-                        v = next((c for c in o.choices if str(c) == str(v)), v)
-                    given[o.name] = v
-            seats = [{"name": names[i].strip() or self.t("ui.player_n", n=i + 1), "colour": colours[i]}
-                     for i in range(loc["n"])]
-            try:
-                table = await asyncio.to_thread(self.hub.create, game.ID, given, seats)
-            except RuleError as ex:
-                self.toast(self.t(ex.key, **ex.params), True)
-                return
-            except StoreError:
-                self.toast(self.t("ui.err.store"), True)
-                return
-            # The key goes into this browser's storage and, when the page loads again, into the
-            # table's host cookie – never into the address (companion/ui/boot.py).
-            await self.become_host(table.code, table.host_token)
-
-        parts: list[ft.Control] = [kit.title(self.t("ui.create.title"), 20), game_row, n_row, *seat_rows]
-        if option_controls:
-            parts += [ft.Text(self.t("ui.create.options"), size=16, weight=ft.FontWeight.BOLD), *option_controls]
-        parts.append(kit.button(self.t("ui.create.go"), create, icon=ft.Icons.ADD))
-        return kit.card(*parts)
-
-    def join_error(self) -> list[ft.Control]:
-        return [kit.card(ft.Text(self.error or "", size=20, color=ft.Colors.RED_800), bgcolor=ft.Colors.RED_50),
-                self.join_box()]
-
-    # ---------- host ----------
-    def host(self) -> list[ft.Control]:
-        t = self.table
-        assert t is not None
-        out: list[ft.Control] = []
-        url = self.server.join_url(t.code)
-        if self.role == "watch":
-            out.append(kit.card(ft.Text(self.t("ui.host.no_key"), size=16), bgcolor=ft.Colors.AMBER_50))
-        if t.phase != "ended":
-            big = t.phase == "lobby"  # once the game runs, the join card shrinks so the game gets the space
-            out.append(kit.part(("joincard", self.lang, url, big, self.server.other_bases),
-                                lambda: self.join_card(url, big)))
-            out.append(self.seat_part(host=self.role == "host"))
-        if self.role == "host":
-            out.append(kit.part(("controls", self.lang, t.phase, self.can_reveal()), self.host_controls))
-        if t.phase == "lobby":
-            out.append(ft.Text(self.t("ui.host.lobby_hint"), size=18))
-        elif t.state is not None:
-            if t.phase == "ended":
-                out.append(kit.title(self.t("ui.ended"), 24))
-            out += self.undo_card() + self.host_moves_card()
-            out.append(self.game_live())
-        if self.role == "host":
-            out.append(kit.part(("print", self.lang, t.code, t.game_id), self.print_card))
-        return out
-
-    def game_section(self) -> tuple[bytes, Any] | None:
-        """The game's part of this screen: (signature, builder), or None when it shows none.
-
-        Host and spectators get the game's public screen, a seated phone its own; the scorer
-        once the table has ended."""
-        t = self.table
-        if t is None or t.state is None or t.phase == "lobby" or self.role not in ("host", "watch", "phone"):
-            return None
-        mod = game_screens(t.game_id)
-        ended = t.phase == "ended"
-        local = self._local_sig()
-        if self.role == "phone":
-            self.seat = t.seat_of(self.token)
-            if self.seat is None:
-                if not (self.token and t.is_spectator(self.token)):
-                    return None
-                ctx = self.ctx(host_view=True)
-                ctx.is_host = False
-            else:
-                ctx = self.ctx()
-                show = mod.result if ended and hasattr(mod, "result") else mod.phone
-                # A game may say what its phone part shows of the view (less than all of it).
-                shown = mod.phone_sig(ctx) if hasattr(mod, "phone_sig") and not ended else ctx.view
-                return ctx.sig(("phone", t.phase, shown, ctx.legal, local)), lambda: show(ctx)
-        else:
-            ctx = self.ctx(host_view=True)
-        show = mod.result if ended and hasattr(mod, "result") else mod.host
-        # A game may say what its public part shows of the view in a cheaper form.
-        shown = mod.public_sig(ctx) if hasattr(mod, "public_sig") and not ended else ctx.view
-        return ctx.sig(("public", t.phase, shown, ctx.legal, local)), lambda: show(ctx)
-
-    def game_live(self) -> ft.Control:
-        section = self.game_section()
-        assert section is not None
-        self._slot_in_tree = True
-        return kit.live(self._slot, *section)
-
-    def host_moves_card(self) -> list[ft.Control]:
-        """Every seat the host freed or swapped during the game, on every screen (the last one
-        first): a swap gives a phone another seat's private screen, so the whole table sees it."""
-        t = self.table
-        if t is None or not t.host_moves:
-            return []
-        moves = list(reversed(t.host_moves))
-
-        def line(m: dict[str, Any]) -> str:
-            if m["op"] == "swap":
-                return self.t("ui.moves.swap", a=m["a"], b=m["b"])
-            return self.t("ui.moves.free", name=m["name"])
-
-        def build() -> ft.Control:
-            rows: list[ft.Control] = [ft.Row([ft.Icon(ft.Icons.SWAP_VERT, color=ft.Colors.DEEP_ORANGE_800, size=26),
-                                              ft.Text(line(moves[0]), size=18, weight=ft.FontWeight.W_600,
-                                                      expand=True)], spacing=8)]
-            rows += [ft.Text(line(m), size=14, color=ft.Colors.ON_SURFACE_VARIANT) for m in moves[1:5]]
-            return kit.card(*rows, bgcolor=ft.Colors.ORANGE_50)
-        return [kit.part(("moves", self.lang, len(moves)), build)]
-
-    def undo_words(self, note: dict[str, Any], ahead: bool) -> str:
-        assert self.table is not None
-        return undo_words(self.table, self.lang, note, ahead)
-
-    def undo_card(self) -> list[ft.Control]:
-        """After the host's undo, every screen says what was taken back (until the next action)."""
-        t = self.table
-        note = t.last_undo if t is not None else None
-        if note is None:
-            return []
-        text = self.undo_words(note, ahead=False)
-        return [kit.part(("undone", self.lang, text), lambda: kit.card(ft.Row([
-            ft.Icon(ft.Icons.UNDO, color=ft.Colors.DEEP_ORANGE_800, size=26),
-            ft.Text(text, size=18, weight=ft.FontWeight.W_600, expand=True)], spacing=8),
-            bgcolor=ft.Colors.ORANGE_50))]
-
-    def _local_sig(self) -> Any:
-        return {k: v for k, v in self.local.items() if k != "swap_from"}
-
-    def join_card(self, url: str, big: bool) -> ft.Control:
-        t = self.table
-        assert t is not None
-        qr = ft.Image(src=qr_base64(url), width=260 if big else 130, height=260 if big else 130,
-                      semantics_label=self.t("ui.host.qr"))
-        join = ft.Column([
-            ft.Text(self.t("ui.host.scan"), size=18),
-            ft.Text(t.code, size=64 if big else 36, weight=ft.FontWeight.BOLD, selectable=True,
-                    semantics_label=f"{self.t('ui.host.code')} {t.code}"),
-            ft.Text(url, size=18, selectable=True),
-            *[ft.Text(f"{self.t('ui.host.other_address')} {b}/t/{t.code}", size=13,
-                      color=ft.Colors.ON_SURFACE_VARIANT, selectable=True) for b in self.server.other_bases[:4]],
-        ], spacing=4, tight=True)
-        return kit.card(ft.Row([qr, join], wrap=True, spacing=20))
-
-    def print_card(self) -> ft.Control:
-        """Downloads: the game's print-and-play sheets and this table's join card."""
-        t = self.table
-        assert t is not None
-        links: list[ft.Control] = []
-        for paper in ("a4", "letter"):
-            links.append(ft.OutlinedButton(content=self.t("ui.print.join_card", paper=paper.upper()),
-                                           url=f"/join-card/{t.code}.pdf?paper={paper}&lang={self.lang}",
-                                           icon=ft.Icons.QR_CODE))
-        root = Path(__file__).resolve().parents[2] / "printables"
-        for paper in ("a4", "letter"):
-            if (root / f"{t.game_id}-{paper}.pdf").is_file():
-                links.append(ft.OutlinedButton(content=self.t("ui.print.cards", paper=paper.upper()),
-                                               url=f"/print/{t.game_id}-{paper}.pdf?lang={self.lang}",
-                                               icon=ft.Icons.PRINT))
-        for link in links:  # touch targets >= 44 px
-            link.height = 52
-            link.style = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=18, vertical=14))
-        return kit.card(kit.title(self.t("ui.print.title"), 20),
-                        ft.Text(self.t("ui.print.hint"), size=14, color=ft.Colors.ON_SURFACE_VARIANT),
-                        ft.Row(links, wrap=True, spacing=8))
-
-    def submitted_sets(self) -> tuple[set[int], set[int]]:
-        t = self.table
-        v = t.view(None) if t is not None else None
-        if not v:
-            return set(), set()
-        src = v.get("round") if isinstance(v.get("round"), dict) else v
-        sub = src.get("submitted") or []
-        lck = src.get("locked") or []
-        return set(sub), set(lck)
-
-    def seat_section(self, host: bool) -> SeatSection:
-        """The seat list: what is around its rows, and each row (signature, builder)."""
-        t = self.table
-        assert t is not None
-        sub, lck = self.submitted_sets()
-        swap_from = self.local.get("swap_from")
-        waiting = list(t.spectators.items())
-        rows: list[tuple[bytes, Callable[[], ft.Control]]] = []
-        for i, s in enumerate(t.public_seats()):
-            mark = ""
-            if t.phase == "playing":
-                mark = "locked" if i in lck else "submitted" if i in sub else ""
-            offer = waiting[:3] if host and s["status"] == "free" else []
-            rows.append((kit.signature(("seat", self.lang, host, i, s, mark, i == self.seat, offer, swap_from == i)),
-                         lambda i=i, s=s, mark=mark, offer=offer: self.seat_row(host, i, s, mark, offer)))
-        hint = t.seats[swap_from]["name"] if host and swap_from is not None else None
-        around = kit.signature(("seats", self.lang, host, len(rows), [n for _, n in waiting], hint))
-        sig = kit.signature(("seat list", around, [r[0] for r in rows]))
-        return SeatSection(sig, lambda: self.seat_panel(around, rows, waiting, hint), around, rows)
-
-    def seat_part(self, host: bool) -> ft.Control:
-        """The seat list, in a slot of its own (see render)."""
-        self._seats_in_tree = True
-        self._seats_host = host
-        seats = self.seat_section(host)
-        return kit.live(self._seat_slot, seats.sig, seats.build, key="seats")
-
-    def seat_panel(self, around: bytes, rows: list[tuple[bytes, Callable[[], ft.Control]]],
-                   waiting: list[tuple[str, str]], hint: str | None) -> ft.Control:
-        self._seats_shown = around
-        items: list[ft.Control] = [kit.title(self.t("ui.seats"), 20)]
-        for i, (sig, fn) in enumerate(rows):
-            # Each row a slot: a choice, a lock or a phone waking redraws that row, not the list.
-            items.append(kit.live(self._row_slots.setdefault(i, kit.Slot()), sig, fn, key=f"seat{i}"))
-        if waiting:
-            items.append(ft.Text(self.t("ui.host.spectators", names=", ".join(n for _, n in waiting)), size=15))
-        if hint is not None:
-            items.append(ft.Text(self.t("ui.host.swap_hint", name=hint), size=15, color=ft.Colors.PRIMARY))
-        return kit.card(*items)
-
-    def seat_row(self, host: bool, i: int, s: dict[str, Any], mark: str,
-                 offer: list[tuple[str, str]]) -> ft.Control:
-        status = s["status"]
-        colour = {"free": ft.Colors.GREY_500, "joined": ft.Colors.AMBER_800,
-                  "connected": ft.Colors.GREEN_700}[status]
-        pills = [kit.pill(self.t(f"ui.status.{status}"), colour)]
-        if mark:
-            pills.append(kit.pill(self.t(f"ui.status.{mark}"),
-                                  ft.Colors.INDIGO_700 if mark == "locked" else ft.Colors.BLUE_600))
-        row: list[ft.Control] = [kit.seat_dot(s["colour"], 22),
-                                 ft.Text(s["name"] + (f"  ({self.t('ui.you')})" if i == self.seat else ""),
-                                         size=18, expand=True), *pills]
-        if host:
-            if status != "free":
-                async def free(e: Any) -> None:
-                    async def yes() -> None:
-                        await self.request({"op": "free", "seat": i})
-                    self.confirm(self.t("ui.host.free_confirm", name=s["name"]),
-                                 self.t("ui.host.free_what" + ("_play" if self.table and self.table.phase == "playing"
-                                                               else ""), name=s["name"]),
-                                 self.t("ui.host.free_yes"), yes)
-                row.append(ft.IconButton(ft.Icons.PERSON_REMOVE, on_click=free, width=48, height=48, icon_size=26,
-                                         tooltip=self.t("ui.host.free", name=s["name"])))
-            else:
-                for tok, name in offer:
-                    async def seat_them(e: Any, tok: str = tok) -> None:
-                        await self.request({"op": "seat", "seat": i, "token": tok})
-                    row.append(ft.TextButton(content=self.t("ui.host.seat_them", name=name), on_click=seat_them))
-
-            async def swap(e: Any) -> None:
-                first = self.local.get("swap_from")
-                if first is None:
-                    self.local["swap_from"] = i
-                else:
-                    self.local.pop("swap_from", None)
-                    t = self.table
-                    if first != i and t is not None and 0 <= first < len(t.seats):
-                        a, b = t.seats[first]["name"], s["name"]
-
-                        async def yes() -> None:
-                            await self.request({"op": "swap", "a": first, "b": i})
-                        self.confirm(self.t("ui.host.swap_confirm", a=a, b=b),
-                                     self.t("ui.host.swap_what" + ("_play" if t.phase == "playing" else ""),
-                                            a=a, b=b), self.t("ui.host.swap_yes"), yes)
-                self.render(force=True)
-            chosen = self.local.get("swap_from") == i
-            row.append(ft.IconButton(ft.Icons.SWAP_VERT, on_click=swap, width=48, height=48, icon_size=26,
-                                     tooltip=self.t("ui.host.swap", name=s["name"]), selected=chosen,
-                                     icon_color=ft.Colors.PRIMARY if chosen else None))
-        return ft.Row(row, spacing=8)
-
-    def confirm(self, title: str, what: str, yes_label: str, yes: Callable[[], Any]) -> None:
-        """Ask before something that cannot be taken back: says what it will do, Cancel first."""
-        async def ok(e: Any) -> None:
-            self.page.pop_dialog()
-            await yes()
-        dlg = ft.AlertDialog(title=ft.Text(title), content=ft.Text(what, size=17), actions=[
-            ft.TextButton(content=self.t("ui.cancel"), on_click=lambda e: self.page.pop_dialog()),
-            ft.FilledButton(content=yes_label, on_click=ok)])
-        try:
-            self.page.show_dialog(dlg)
-        except RuntimeError:
-            pass
-
-    def can_reveal(self) -> bool:
-        """Whether the game offers the host a reveal now (its legal actions say so)."""
-        t = self.table
-        return t is not None and t.phase == "playing" and any(a.get("type") == "reveal" for a in t.legal(None))
-
-    def host_controls(self) -> ft.Control:
-        t = self.table
-        assert t is not None
-        btns: list[ft.Control] = []
-
-        async def op(e: Any, name: str) -> None:
-            await self.request({"op": name})
-        if t.phase == "lobby":
-            async def start(e: Any) -> None:
-                await op(e, "start")
-            btns.append(kit.button(self.t("ui.host.start"), start, icon=ft.Icons.PLAY_ARROW))
-        if t.phase == "playing":
-            if self.can_reveal():
-                async def reveal(e: Any) -> None:
-                    async def go() -> None:
-                        await self.request({"op": "host_act", "action": {"type": "reveal"}})
-                    tt = self.table
-                    _sub, locked = self.submitted_sets()
-                    open_seats = [s["name"] for i, s in enumerate(tt.seats) if i not in locked] if tt else []
-                    if not open_seats:
-                        await go()
-                        return
-                    self.confirm(self.t("ui.host.reveal_confirm"),
-                                 self.t("ui.host.reveal_what", names=", ".join(open_seats)),
-                                 self.t("ui.host.reveal_yes"), go)
-                btns.append(kit.button(self.t("ui.host.reveal"), reveal, icon=ft.Icons.VISIBILITY))
-
-            async def end(e: Any) -> None:
-                async def yes(e2: Any) -> None:
-                    self.page.pop_dialog()
-                    await op(e2, "end")
-                dlg = ft.AlertDialog(title=ft.Text(self.t("ui.host.end_confirm")), actions=[
-                    ft.TextButton(content=self.t("ui.cancel"), on_click=lambda e2: self.page.pop_dialog()),
-                    ft.FilledButton(content=self.t("ui.host.end"), on_click=yes)])
-                self.page.show_dialog(dlg)
-            btns.append(kit.button(self.t("ui.host.end"), end, primary=False, icon=ft.Icons.STOP))
-        if t.phase != "lobby":
-            async def undo(e: Any) -> None:
-                """Says in words what it will take back (public words only), then asks."""
-                tt = self.table
-                note = tt.undo_preview() if tt is not None else None
-                if note is None:
-                    await op(e, "undo")  # nothing to undo: the table's own message says so
-                    return
-
-                async def go() -> None:
-                    await op(e, "undo")
-                self.confirm(self.t("ui.undo.title"), self.undo_words(note, ahead=True), self.t("ui.undo.yes"), go)
-            btns.append(kit.button(self.t("ui.host.undo"), undo, primary=False, icon=ft.Icons.UNDO))
-        if t.phase != "ended":
-            btns.append(kit.button(self.t("ui.host.another_device"), self.show_host_link, primary=False,
-                                   icon=ft.Icons.QR_CODE))
-        return ft.Row(btns, wrap=True, spacing=10)
-
-    async def _host_link_used(self) -> None:
-        try:
-            self.page.pop_dialog()
-        except Exception:
-            pass
-        self.toast(self.t("ui.host.another_used"))
-
-    async def show_host_link(self, e: Any = None) -> None:
-        """On request only: a QR code that makes one more device host of this table – a one-time
-        link (10 minutes), so a photo of the screen later is worth nothing."""
-        t = self.table
-        if t is None or self.role != "host" or not t.is_host(self.token):
-            return
-        def used() -> None:  # a device took it: the dialog goes, and the host screen says so
-            contextvars.copy_context().run(self.page.run_task, self._host_link_used)
-        url = f"{self.server.join_base}/host/{t.code}?h={self.server.host_ticket(t.code, used)}"
-        dlg = ft.AlertDialog(title=ft.Text(self.t("ui.host.another_device")), content=ft.Column([
-            ft.Image(src=qr_base64(url), width=240, height=240, semantics_label=self.t("ui.host.another_qr")),
-            ft.Text(self.t("ui.host.another_hint"), size=16)], tight=True, spacing=10,
-            horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-            actions=[ft.FilledButton(content=self.t("ui.host.another_done"), on_click=lambda e: self.page.pop_dialog())])
-        try:
-            self.page.show_dialog(dlg)
-        except RuntimeError:
-            pass
-
-    # ---------- phone ----------
-    def phone(self) -> list[ft.Control]:
-        t = self.table
-        assert t is not None
-        self.seat = t.seat_of(self.token)
-        if self.seat is None:
-            if self.token and t.is_spectator(self.token):
-                return self.spectator()
-            return self.join_screen()
-        s = t.seats[self.seat]
-        out: list[ft.Control] = [kit.part(("me", s["name"], s["colour"]), lambda: ft.Row(
-            [kit.seat_dot(s["colour"], 28), kit.title(s["name"], 24)], spacing=10))]
-        if t.phase == "lobby":
-            out.append(kit.card(ft.Text(self.t("ui.phone.waiting_start"), size=20)))
-            out.append(kit.part(("rename", self.lang, s["name"]), lambda: self.rename_row(s["name"])))
-            out.append(kit.part(("notme", self.lang, s["name"]), lambda: kit.button(
-                self.t("ui.phone.not_me", name=s["name"]), self.leave_seat, primary=False, icon=ft.Icons.UNDO)))
-            out.append(self.seat_part(host=False))
-            return out
-        if t.phase == "ended":
-            out.append(kit.title(self.t("ui.ended"), 22))
-        out += self.undo_card() + self.host_moves_card()
-        out.append(self.game_live())
-        out.append(self.seat_part(host=False))
-        return out
-
-    async def leave_seat(self, e: Any = None) -> None:
-        """A tap on the wrong seat, taken back before the start: the seat is free again with the
-        host's name for it, and this phone picks anew."""
-        t = self.table
-        if t is None or self.seat is None:
-            return
-        name = t.seats[self.seat]["name"]
-        if await self.request({"op": "leave"}) is None:
-            return
-        self.token = None
-        self._stored[f"seat:{t.code}"] = ""
-        await self._set(f"seat:{t.code}", "")
-        await self.go(f"/t/{t.code}")
-        await self.route(f"/t/{t.code}")
-        self.local["name"] = name  # the name typed before stays for the next seat
-        self._join_field = None
-        self.render(force=True)
-
-    def rename_row(self, name: str) -> ft.Control:
-        field = ft.TextField(label=self.t("ui.phone.your_name"), value=name, max_length=24)
-
-        async def rename(e: Any) -> None:
-            await self.request({"op": "rename", "name": field.value or ""})
-        field.on_submit = rename
-        return ft.Row([ft.Container(field, expand=True),
-                       kit.button(self.t("ui.phone.rename"), rename, primary=False)])
-
-    def typed_name(self) -> str | None:
-        """The name in the join screen's field: the control's value (Flet writes a keystroke into
-        it before any handler runs), else what its change handler kept."""
-        typed = self._join_field.value if self._join_field is not None else None
-        return (typed or self.local.get("name") or "").strip() or None
-
-    def join_name_field(self) -> ft.Control:
-        name = ft.TextField(label=self.t("ui.phone.your_name"), value=self.local.get("name", ""), max_length=24,
-                            text_size=20)
-        self._join_field = name
-
-        def keep(e: Any) -> None:
-            self.local["name"] = name.value or ""
-        name.on_change = keep
-        return name
-
-    def spectator(self) -> list[ft.Control]:
-        t = self.table
-        assert t is not None
-        out: list[ft.Control] = [kit.card(ft.Text(self.t("ui.phone.spectating"), size=18),
-                                          bgcolor=ft.Colors.AMBER_50)]
-        if t.state is not None:
-            out.append(self.game_live())
-        out.append(self.seat_part(host=False))
-        return out
-
-    def join_screen(self) -> list[ft.Control]:
-        t = self.table
-        assert t is not None
-        # Its own part: another phone taking a seat redraws the seat buttons, not what is being typed here.
-        name = kit.part(("joinname", self.lang), self.join_name_field)
-        if self._finding:
-            return [kit.card(ft.Row([ft.ProgressRing(width=24, height=24),
-                                     ft.Text(self.t("ui.phone.finding_seat"), size=18, expand=True)], spacing=14))]
-        out: list[ft.Control] = [kit.title(self.t("ui.phone.welcome"), 24)]
-        if self.token and t.seat_of(self.token) is None and not t.is_spectator(self.token):
-            out.append(kit.card(ft.Text(self.t("ui.phone.seat_lost"), size=16), bgcolor=ft.Colors.AMBER_50))
-
-        async def taken(reply: dict[str, Any] | None) -> None:
-            if reply and reply.get("token"):
-                self.token = reply["token"]
-                await self._set(f"seat:{t.code}", self.token)
-                # ... and in the address, which a re-created session still sends (see route()).
-                await self.go(f"/t/{t.code}?s={self.token}")
-        free = t.free_seats()
-        if t.phase == "lobby" and free:
-            out.append(ft.Text(self.t("ui.phone.pick_seat"), size=18))
-            out.append(name)
-            # Every seat in its place: a seat taken meanwhile stays where it was, disabled, with its
-            # new name – the buttons never move under a finger. A tap that lands on a seat taken an
-            # instant before says so by the name the phone showed, and seats nobody.
-            for i, s in enumerate(t.seats):
-                if s.get("token"):
-                    out.append(kit.button(self.t("ui.phone.seat_taken_by", name=s["name"]), None,
-                                          primary=False, disabled=True, width=10_000))
-                    continue
-
-                async def take(e: Any, i: int = i, shown: str = s["name"]) -> None:
-                    try:
-                        reply = await t.request("", {"op": "join", "seat": i, "name": self.typed_name()})
-                    except RuleError as ex:
-                        key = "ui.phone.just_taken" if ex.key == "tbl.err.seat_taken" else ex.key
-                        self.toast(self.t(key, **(ex.params if key == ex.key else {"name": shown})), True)
-                        return
-                    except StoreError:
-                        self.toast(self.t("ui.err.store"), True)
-                        return
-                    await taken(reply)
-                out.append(kit.button(self.t("ui.phone.take_seat", name=s["name"]), take, colour=s["colour"],
-                                      width=10_000))
-        else:
-            reason = "ui.phone.full" if t.phase == "lobby" else "ui.phone.started"
-            out.append(kit.card(ft.Text(self.t(reason), size=18)))
-            out.append(name)
-
-            async def watch(e: Any) -> None:
-                await taken(await self.request({"op": "spectate", "name": self.typed_name()},
-                                                 token=""))
-            out.append(kit.button(self.t("ui.phone.watch"), watch, width=10_000))
-        return out
-
 
 @ft.component
-def Root(screen: Screen) -> ft.Control:
-    """The one component of a session: re-renders when the screen bumps its tick."""
-    _tick, set_tick = ft.use_state(0)
-    screen._set_tick = set_tick
+def Root(screen: Screen, drawn: Drawn) -> ft.Control:
+    """The one component of a session. `drawn` is an ft.observable: Flet subscribes the component
+    to it and draws it again when the screen counts it up (_bump)."""
     return screen.build()
 
 

@@ -1,84 +1,13 @@
-"""Sealed vote message catalog (en/de/fr): the rules' texts (MESSAGES) and the screen texts."""
+"""The sealed_vote message catalog (en/de/fr): gettext .po files in locale/<lang>/LC_MESSAGES/sealed_vote.po.
+
+Made by tools/catalog_to_po.py from the dict this module held; edit the .po files (msgid = the key
+in the code, see companion/i18n/po.py).
+"""
 
 from __future__ import annotations
 
-MESSAGES: dict[str, dict[str, str]] = {
-    "en": {
-        "sv.name": "Sealed vote / bid",
-        "sv.opt.mode": "Kind of question",
-        "sv.mode.choice": "Options to pick from",
-        "sv.mode.number": "A number (bid)",
-        "sv.opt.question": "Question",
-        "sv.opt.choices": "Options, separated by commas",
-        "sv.opt.min": "Lowest number",
-        "sv.opt.max": "Highest number",
-        "sv.yes": "Yes", "sv.no": "No", "sv.abstain": "Abstain",
-        "sv.err.mode": "Choose options or a number.",
-        "sv.err.question": "The question is too long (200 characters at most).",
-        "sv.err.choices": "Give 2 to 8 different options, each at most 40 characters.",
-        "sv.err.bounds": "The lowest number must be below the highest.",
-        "sv.err.not_a_choice": "That is not one of the options.",
-        "sv.round": "Round {n}",
-        "sv.default_question": "Secret vote",
-        "sv.your_bid": "Your bid ({lo}–{hi})",
-        "sv.tally": "Tally",
-        "sv.sum": "Sum {sum} · highest {max} · lowest {min}",
-        "sv.top": "Highest: {names}",
-        "sv.no_value": "no answer",
-        "sv.abandoned": "not revealed",
-        "sv.ask_title": "Next question",
-        "sv.wait_next": "The host will ask the next question.",
-    },
-    "de": {
-        "sv.name": "Geheime Abstimmung / Gebot",
-        "sv.opt.mode": "Art der Frage",
-        "sv.mode.choice": "Optionen zur Auswahl",
-        "sv.mode.number": "Eine Zahl (Gebot)",
-        "sv.opt.question": "Frage",
-        "sv.opt.choices": "Optionen, durch Kommas getrennt",
-        "sv.opt.min": "Kleinste Zahl",
-        "sv.opt.max": "Größte Zahl",
-        "sv.yes": "Ja", "sv.no": "Nein", "sv.abstain": "Enthaltung",
-        "sv.err.mode": "Wähle Optionen oder eine Zahl.",
-        "sv.err.question": "Die Frage ist zu lang (höchstens 200 Zeichen).",
-        "sv.err.choices": "Gib 2 bis 8 verschiedene Optionen an, je höchstens 40 Zeichen.",
-        "sv.err.bounds": "Die kleinste Zahl muss unter der größten liegen.",
-        "sv.err.not_a_choice": "Das ist keine der Optionen.",
-        "sv.round": "Runde {n}",
-        "sv.default_question": "Geheime Abstimmung",
-        "sv.your_bid": "Dein Gebot ({lo}–{hi})",
-        "sv.tally": "Auszählung",
-        "sv.sum": "Summe {sum} · höchstes {max} · niedrigstes {min}",
-        "sv.top": "Höchstes: {names}",
-        "sv.no_value": "keine Antwort",
-        "sv.abandoned": "nicht aufgedeckt",
-        "sv.ask_title": "Nächste Frage",
-        "sv.wait_next": "Die Spielleitung stellt gleich die nächste Frage.",
-    },
-    "fr": {
-        "sv.name": "Vote / enchère secrète",
-        "sv.opt.mode": "Type de question",
-        "sv.mode.choice": "Options au choix",
-        "sv.mode.number": "Un nombre (enchère)",
-        "sv.opt.question": "Question",
-        "sv.opt.choices": "Options, séparées par des virgules",
-        "sv.opt.min": "Nombre minimum",
-        "sv.opt.max": "Nombre maximum",
-        "sv.yes": "Oui", "sv.no": "Non", "sv.abstain": "Abstention",
-        "sv.err.mode": "Choisissez des options ou un nombre.",
-        "sv.err.question": "La question est trop longue (200 caractères au plus).",
-        "sv.err.choices": "Donnez de 2 à 8 options différentes, de 40 caractères au plus.",
-        "sv.err.bounds": "Le minimum doit être inférieur au maximum.",
-        "sv.err.not_a_choice": "Ce n’est pas une des options.",
-        "sv.round": "Manche {n}",
-        "sv.default_question": "Vote secret",
-        "sv.your_bid": "Votre enchère ({lo}–{hi})",
-        "sv.tally": "Décompte",
-        "sv.sum": "Somme {sum} · plus haute {max} · plus basse {min}",
-        "sv.top": "Plus haute : {names}",
-        "sv.no_value": "pas de réponse",
-        "sv.abandoned": "non révélée",
-        "sv.ask_title": "Question suivante",
-        "sv.wait_next": "L’hôte va poser la question suivante.",
-    },
-}
+from pathlib import Path
+
+from companion.i18n import load_catalog
+
+MESSAGES = load_catalog(Path(__file__).resolve().parent / "locale")

@@ -1,57 +1,13 @@
-"""Guess message catalog (en/de/fr): the rules' texts and the screen texts."""
+"""The guess message catalog (en/de/fr): gettext .po files in locale/<lang>/LC_MESSAGES/guess.po.
+
+Made by tools/catalog_to_po.py from the dict this module held; edit the .po files (msgid = the key
+in the code, see companion/i18n/po.py).
+"""
 
 from __future__ import annotations
 
-MESSAGES: dict[str, dict[str, str]] = {
-    "en": {
-        "guess.name": "Guess (test game)",
-        "guess.opt.rounds": "Rounds",
-        "guess.err.not_revealed": "Reveal this round first.",
-        "guess.log.locked": "{seat} has locked.",
-        "guess.log.reveal": "The target was {target}.",
-        "guess.log.over": "The game is over.",
-        "guess.round": "Round {n} of {total}",
-        "guess.pick": "Pick a number from 1 to 5",
-        "guess.target": "Target: {target}",
-        "guess.picked": "{name}: {value}",
-        "guess.no_pick": "{name}: no guess",
-        "guess.points": "Points",
-        "guess.score": "{name}: {points}",
-        "guess.tie": "Equal points: the win is shared.",
-        "guess.next": "Next round",
-    },
-    "de": {
-        "guess.name": "Raten (Testspiel)",
-        "guess.opt.rounds": "Runden",
-        "guess.err.not_revealed": "Decke zuerst diese Runde auf.",
-        "guess.log.locked": "{seat} hat festgelegt.",
-        "guess.log.reveal": "Das Ziel war {target}.",
-        "guess.log.over": "Das Spiel ist vorbei.",
-        "guess.round": "Runde {n} von {total}",
-        "guess.pick": "Wähle eine Zahl von 1 bis 5",
-        "guess.target": "Ziel: {target}",
-        "guess.picked": "{name}: {value}",
-        "guess.no_pick": "{name}: kein Tipp",
-        "guess.points": "Punkte",
-        "guess.score": "{name}: {points}",
-        "guess.tie": "Gleich viele Punkte: der Sieg wird geteilt.",
-        "guess.next": "Nächste Runde",
-    },
-    "fr": {
-        "guess.name": "Devine (jeu de test)",
-        "guess.opt.rounds": "Manches",
-        "guess.err.not_revealed": "Révélez d’abord cette manche.",
-        "guess.log.locked": "{seat} a verrouillé.",
-        "guess.log.reveal": "La cible était {target}.",
-        "guess.log.over": "La partie est terminée.",
-        "guess.round": "Manche {n} sur {total}",
-        "guess.pick": "Choisissez un nombre de 1 à 5",
-        "guess.target": "Cible : {target}",
-        "guess.picked": "{name} : {value}",
-        "guess.no_pick": "{name} : pas de proposition",
-        "guess.points": "Points",
-        "guess.score": "{name} : {points}",
-        "guess.tie": "Égalité de points : la victoire est partagée.",
-        "guess.next": "Manche suivante",
-    },
-}
+from pathlib import Path
+
+from companion.i18n import load_catalog
+
+MESSAGES = load_catalog(Path(__file__).resolve().parent / "locale")

@@ -1,0 +1,566 @@
+"""What a browser connection is: one `Session` per Flet session (a tab on a phone or the host).
+
+It owns what does not depend on what is drawn: start-up (the boot hint, the browser's storage
+asked once), routing (`/`, `/t/CODE`, `/host/CODE`), the seat token or host key and where it
+came from, presence at the table (connect / disconnect), the language, the table it follows
+(subscribed to its changes), and its lifetime (a session that never sat is let go soon after
+its socket dropped: companion/ui/sessions.py). What it shows is the screen's
+(companion/ui/screens.py `Screen`, the views in companion/ui/views/): the session calls
+`render(force)` when what it knows has changed, `mount()` to draw the first frame, and
+`new_route()` when the address changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import flet as ft
+
+from companion import i18n
+from companion.games.base import RuleError
+from companion.table.hub import Hub, normalise_code
+from companion.table.store import StoreError
+from companion.table.table import Table
+from companion.ui import boot
+from companion.ui.sessions import (
+    delete_now,
+    expire_now,
+    session_closed,
+    unseated_grace,
+    waiting_add,
+    waiting_remove,
+)
+
+RELOAD = "reload"  # _host_token: the page is being loaded again
+
+
+class Server:
+    """Server-wide things a screen needs: the hub and the addresses phones can reach."""
+
+    def __init__(self, hub: Hub, join_base: str, other_bases: list[str] | None = None,
+                 data_problem: str | None = None, host_addresses: tuple[str, ...] | None = None) -> None:
+        self.hub = hub
+        self.join_base = join_base.rstrip("/")
+        self.other_bases = [b.rstrip("/") for b in (other_bases or [])]
+        self.data_problem = data_problem
+        # The home screen (create a table, the list of tables) is the host's: it is offered to a
+        # browser on the machine the server runs on (its connection's own address is loopback, or
+        # one of `host_addresses`), never by anything the browser says of itself.
+        self.host_addresses = host_addresses
+        self._tickets: dict[str, tuple[str, float, Callable[[], None] | None]] = {}  # "host on another device"
+
+    def join_url(self, code: str) -> str:
+        return f"{self.join_base}/t/{code}"
+
+    def is_host_machine(self, conn: boot.Conn) -> bool:
+        if self.host_addresses is not None:
+            return conn.client in self.host_addresses
+        return boot.is_loopback(conn.client)
+
+    def host_ticket(self, code: str, on_used: Callable[[], None] | None = None) -> str:
+        """A one-time ticket that lets another device become host of table `code` (10 minutes);
+        `on_used` is called when a device takes it (the host screen that showed it says so)."""
+        now = time.monotonic()
+        self._tickets = {k: v for k, v in self._tickets.items() if v[1] > now}
+        ticket = secrets.token_urlsafe(12)
+        self._tickets[ticket] = (code, now + TICKET_SECONDS, on_used)
+        return ticket
+
+    def redeem_ticket(self, code: str, ticket: Any) -> bool:
+        """True once for a ticket made for `code` that has not expired; it is used up either way."""
+        if not isinstance(ticket, str):
+            return False
+        found = self._tickets.pop(ticket, None)
+        ok = found is not None and found[0] == code and found[1] > time.monotonic()
+        if ok and found is not None and found[2] is not None:
+            try:
+                found[2]()
+            except Exception:  # (the screen that showed it may be gone)
+                pass
+        return ok
+
+
+TICKET_SECONDS = 600.0
+
+
+class Session:
+    """One browser connection: storage, route, token, presence, language, the table it follows."""
+
+    def __init__(self, page: ft.Page, server: Server) -> None:
+        self.page = page
+        self.server = server
+        self.hub = server.hub
+        # What the server knows of this browser's connection itself (never page.client_ip, which
+        # the client can overwrite): its address and the host-key cookies of its handshake.
+        self.conn = boot.conn()
+        self.launcher: ft.UrlLauncher | None = None
+        self.prefs = ft.SharedPreferences()
+        self.lang = "en"
+        self.role = "loading"
+        self.table: Table | None = None
+        self.token: str | None = None
+        self.seat: int | None = None
+        self.local: dict[str, Any] = {}  # what this screen keeps between frames (typed text, picks)
+        self.error: str | None = None
+        self._present = False
+        self._pending = False
+        self._route = ""
+        self._pushed: str | None = None  # an address route() put the token into itself
+        self._prefetched: dict[str, Any] = {}  # answers asked for at start, used once
+        self._background: set[asyncio.Future[Any]] = set()
+        self._finding = False  # the browser's storage has not answered yet: the seat is unknown
+        self._asks: set[asyncio.Future[Any]] = set()  # storage reads not answered yet
+        self._defer_go = False  # start() draws the first screen itself, then moves to `_deferred`
+        self._stored: dict[str, Any] = {}  # what the browser's storage is known to hold (boot cookie)
+        self._deferred: str | None = None
+
+    # ---------- what the screen provides ----------
+    def render(self, force: bool = False) -> None:
+        """Draw again what changed (force: draw the whole screen)."""
+
+    def mount(self) -> None:
+        """Draw the first frame (the screen's root component)."""
+
+    def new_route(self) -> None:
+        """The address changed: forget what the screen kept for the last one."""
+
+    # ---------- life cycle ----------
+    async def start(self) -> None:
+        p = self.page
+        p.title = "Tabletop Companion"
+        p.theme_mode = ft.ThemeMode.LIGHT
+        p.theme = ft.Theme(color_scheme_seed="#8d5524")
+        p.padding = 0
+        p.on_route_change = self._on_route
+        p.on_disconnect = self._on_disconnect
+        p.on_connect = self._on_connect
+        p.on_close = self._on_close
+        parts = [q for q in urlparse(p.route or "/").path.split("/") if q]
+        token_key = None
+        if len(parts) >= 2 and parts[0] in ("t", "host"):
+            token_key = f"{'seat' if parts[0] == 't' else 'host'}:{normalise_code(parts[1]) or parts[1]}"
+        hint = boot.BOOT.get()
+        if hint is not None and (token_key is None or hint.key == token_key):
+            # What the page read from the browser's storage when it loaded (companion/ui/boot.py):
+            # nothing to ask, so the whole first screen goes out in one message, then the address.
+            saved: Any = hint.lang
+            device_lang = hint.device_lang
+            if token_key:
+                self._prefetched[token_key] = hint.value
+                self._stored[token_key] = hint.value
+            self._defer_go = True
+        else:
+            # Everything the first screen needs from the browser, asked at once (one round trip,
+            # not three in a row): the saved language, the device's language, this table's token.
+            saved, info, token = await asyncio.gather(
+                self._get("lang"), asyncio.wait_for(p.get_device_info(), 3),
+                self._get(token_key, late=p.route or "/") if token_key else asyncio.sleep(0),
+                return_exceptions=True)
+            if token_key and not isinstance(token, BaseException):
+                self._prefetched[token_key] = token
+            device_lang = None if isinstance(info, BaseException) else getattr(info, "language", None)
+        if isinstance(saved, str) and saved in i18n.LANGS:
+            self.lang = saved
+        else:
+            self.lang = i18n.pick_lang(device_lang)
+        self._follow_lang()
+        if self._defer_go:
+            try:
+                await self.route(p.route)  # (drawn by mount() below: the screen is not mounted yet)
+                self.mount()
+            finally:
+                self._defer_go = False
+            if self._deferred is not None:
+                address, self._deferred = self._deferred, None
+                await self.go(address)
+        else:
+            # The first frame before the route: route() talks to the browser's storage, and a
+            # call sent before the first frame reaches a client that has not registered the
+            # storage service yet (its answer then ends the socket: "Control with ID N is not
+            # registered").
+            self.mount()
+            await self.route(p.route)
+        self._prefetched.clear()
+        self._stored.clear()  # (only known for this first look: another tab may store since)
+
+    async def _get(self, key: str, late: str | None = None) -> Any:
+        """A value from the browser's storage, None if it does not answer within 5 s.
+
+        late=ROUTE (for a seat token or host key): an answer that comes after the 5 s is not thrown
+        away – if this screen still shows ROUTE without a token then, it is drawn again with it.
+        """
+        if key in self._prefetched:
+            return self._prefetched.pop(key)
+        fut = asyncio.ensure_future(self.prefs.get(key))
+        self._asks.add(fut)
+        fut.add_done_callback(self._asks.discard)
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), 5)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if self._closed and not (task is not None and task.cancelling()):
+                return None  # the session closed (_on_close cancelled the read): route() stops
+            raise
+        except Exception:
+            if late is not None and not self._closed:
+                # Not an answer: until it comes (or for 15 s), the phone says it is looking
+                # rather than offering the join buttons (a tap there would take a second seat).
+                self._finding = True
+                fut.add_done_callback(functools.partial(self._late_answer, key, late))
+                self._finding_timer = asyncio.get_running_loop().call_later(15, self._stop_finding)
+            else:
+                fut.cancel()
+            return None
+
+    def _stop_finding(self) -> None:
+        if self._finding:
+            self._finding = False
+            self.render(force=True)
+
+    def _late_answer(self, key: str, route: str, fut: asyncio.Future[Any]) -> None:
+        self._finding = False
+        if fut.cancelled() or fut.exception() is not None or not isinstance(fut.result(), str):
+            return
+        if self._route != route or self.token is not None or self.table is None:
+            return
+        self._prefetched[key] = fut.result()
+        contextvars.copy_context().run(self.page.run_task, self.route, route)
+
+    async def _set(self, key: str, value: str) -> None:
+        """Store in the browser, without waiting for it (a re-created session's storage never
+        answers, Flet #6412: the screen must not wait 5 s for that)."""
+        async def store() -> None:
+            try:
+                await asyncio.wait_for(self.prefs.set(key, value), 5)
+            except Exception:
+                pass
+        self._background.add(task := asyncio.ensure_future(store()))
+        task.add_done_callback(self._background.discard)
+
+    async def _on_route(self, e: Any) -> None:
+        if e.route == self._pushed and urlparse(e.route).path == urlparse(self._route).path:
+            # The address this screen just put its own token into (route(), below): the
+            # screen already shows it; drawing it again would rebuild it on the phone for nothing.
+            self._pushed = None
+            self._route = e.route
+            return
+        self._pushed = None
+        await self.route(e.route)
+
+    def _on_disconnect(self, e: Any) -> None:
+        """The socket is gone (a reload, a sleeping phone, a closed tab): not counted present, not
+        redrawn while away (it leaves the table's list of screens to redraw, and comes back on
+        connect), and let go soon if it never sat (see _let_go_later)."""
+        self._dropped = True
+        if self.table is not None:
+            self.table.unsubscribe(self._changed)
+            if self._present:
+                self._present = False
+                self.table.disconnect(self.seat)
+        self._let_go_later()
+
+    async def _on_connect(self, e: Any) -> None:
+        """A reload or a woken phone reuses this session: count it present and redraw – or, if
+        this screen lost track of whose it is (its storage did not answer), look again."""
+        conn = boot.conn()
+        if conn.client is not None:  # (the new socket's own: a reload may bring a new host cookie)
+            self.conn = conn
+        self._dropped = False
+        self._keep()
+        if self.table is not None:
+            self.table.subscribe(self._changed)  # redrawn again after every change
+        if self.table is not None and self.token is None and self.role in ("phone", "watch"):
+            await self.route(self._route)
+            return
+        if self.table is not None and not self._present and self.seat is not None:
+            self._present = True
+            self.table.connect(self.seat)
+        self.render(force=True)
+
+    _closed = False  # Flet closed this session: it follows no table any more
+    _finding_timer: asyncio.TimerHandle | None = None
+
+    def _on_close(self, e: Any) -> None:
+        """Flet ended this session: nothing of it may hold the screen any longer (a burst of dropped
+        tabs otherwise keeps each one's screen for the 5 + 15 s of an unanswered storage read)."""
+        self._closed = True
+        self._keep()
+        if self._finding_timer is not None:
+            self._finding_timer.cancel()
+            self._finding_timer = None
+        for fut in list(self._asks):
+            fut.cancel()
+        self._leave_table()
+        session_closed()  # a burst of closed sessions is followed by a full collection
+
+    def _leave_table(self) -> None:
+        if self.table is not None:
+            self.table.unsubscribe(self._changed)
+            if self._present:
+                self._present = False
+                self.table.disconnect(self.seat)
+        self.table = None
+        self.seat = None
+
+    def _changed(self, table: Table) -> None:
+        """Called by the table after every change: re-render in this session's task."""
+        if self._closed or not self._online():  # asleep: off the table's list, re-rendered on reconnect
+            self._away_from(table)
+            return
+        if self._pending:
+            return
+        self._pending = True
+        try:
+            # run_task() sets Flet's "current page" in the caller's context; run it in a copy so
+            # the session that caused the change keeps its own page (else its own update is lost).
+            fut = contextvars.copy_context().run(self.page.run_task, self._refresh)
+        except (AttributeError, RuntimeError):
+            self._pending = False
+            return
+        # A refresh that never ran (its task cancelled, or it failed before clearing the flag) must
+        # not keep this screen from every later change: the flag goes when the task ends, however.
+        fut.add_done_callback(self._refresh_done)
+
+    def _refresh_done(self, fut: Any) -> None:
+        self._pending = False
+
+    # ---------- presence: the socket comes and goes ----------
+    _dropped = False  # on_disconnect came, and no on_connect since
+    _let_go: asyncio.TimerHandle | None = None
+
+    def _online(self) -> bool:
+        """Whether this screen has a socket now (Flet's session holds a connection, and no
+        disconnect came since the last connect)."""
+        session = self.page.session
+        return not self._dropped and session is not None and session.connection is not None
+
+    def _away_from(self, table: Table) -> None:
+        """A screen that went away while it was being set up (route() subscribed it, or counted
+        its seat present, after its disconnect): off the table's list, not present."""
+        table.unsubscribe(self._changed)
+        if self._present and table is self.table:
+            self._present = False
+            table.disconnect(self.seat)
+
+    def _let_go_later(self) -> None:
+        """A session that never sat (home, a join screen, an error, a host page without its key)
+        is let go `unseated_grace()` seconds after its socket dropped, not kept for Flet's hour:
+        nothing on it is worth keeping (a returning tab gets a new session and the same screen).
+        A seated phone, a spectator and the host keep theirs (Flet's session timeout): they come
+        back to it."""
+        self._keep()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._let_go = loop.call_later(unseated_grace(), self._let_go_if_never_sat)
+        if self.token is None:
+            waiting_add(id(self), self._let_go_if_never_sat)
+
+    def _keep(self) -> None:
+        waiting_remove(id(self))
+        if self._let_go is not None:
+            self._let_go.cancel()
+            self._let_go = None
+
+    def _let_go_if_never_sat(self, now: bool = False) -> None:
+        """Its grace is over (or, `now`, the budget of waiting sessions is full): end it."""
+        self._keep()
+        if self._online() or self.token is not None:
+            return
+        if self.table is not None:
+            self._away_from(self.table)
+        if now:
+            delete_now(self.page.session)
+        else:
+            expire_now(self.page.session)
+
+    async def _refresh(self) -> None:
+        self._pending = False
+        self.render()
+
+    # ---------- routing ----------
+    async def route(self, route: str) -> None:
+        """Show what the address asks for: the home screen, a table's host screen (`/host/CODE`)
+        or a phone's (`/t/CODE`), with the key or seat token from the address or storage."""
+        self._route = route
+        url = urlparse(route or "/")
+        parts = [p for p in url.path.split("/") if p]
+        query = parse_qs(url.query)
+        self._leave_table()
+        self.new_route()
+        self.local = {}
+        self.error = None
+        self.token = None
+        if len(parts) >= 2 and parts[0] in ("t", "host"):
+            client = self.conn.client or ""
+            table = self.hub.get(parts[1])
+            if table is None or self.hub.locked_out(client):
+                # A wrong code counts against this connection's own address; while that address
+                # is locked out, only a browser that proves it belongs to the table (host key,
+                # seat token) gets in – a right code alone does not (else guessing goes on).
+                try:
+                    if table is None:
+                        self.hub.lookup(parts[1], client)
+                    elif not await self._holds_credential(table, parts[0], query):
+                        self.hub.lookup("", client)  # (raises "too many wrong codes")
+                except RuleError as e:
+                    self.role = "join_error"
+                    self.error = self.t(e.key, **e.params)
+                    self.render(force=True)
+                    return
+            assert table is not None
+            self.table = table
+            if parts[0] == "host":
+                address = await self._host_token(table, query, route)
+                if address == RELOAD:
+                    return
+            else:
+                address = await self._seat_token(table, query, route)
+            if self._closed:  # the session ended while storage was asked: nothing to follow
+                self._leave_table()
+                return
+            table.subscribe(self._changed)
+            if address is not None and self.token is not None and (
+                    self.seat is not None or table.is_spectator(self.token)):
+                # Found in storage only: put it into the address as well, so a session Flet
+                # re-creates after a server restart (storage dead, Flet #6412) still finds it.
+                self.render(force=True)
+                self._pushed = address
+                if self._defer_go:  # start(): after the first frame, which is not drawn yet
+                    self._deferred = address
+                else:
+                    await self.go(address)
+                return
+        else:
+            self.role = "home"
+        self.render(force=True)
+
+    async def _holds_credential(self, table: Table, kind: str, query: dict[str, list[str]]) -> bool:
+        """Whether this browser holds a host key (kind "host") or a seat token ("t") of `table`,
+        from its cookies, its address or its storage – without taking the seat yet."""
+        key = f"{'host' if kind == 'host' else 'seat'}:{table.code}"
+        found = [self.conn.host_keys.get(table.code)] if kind == "host" else []
+        found += [(query.get("k" if kind == "host" else "s") or [None])[0]]
+        stored = await self._get(key)
+        self._prefetched[key] = stored  # (the token search below reads it again)
+        for tok in [*found, stored]:
+            if kind == "host" and table.is_host(tok):
+                return True
+            if kind != "host" and (table.seat_of(tok) is not None or table.is_spectator(tok)):
+                return True
+        return False
+
+    async def _host_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
+        """The host key from this browser's cookie for the table (`tc_h_CODE`, companion/ui/boot.py),
+        else its storage; a one-time "host on another device" ticket (`?h=`) is exchanged for the
+        key, which is stored, and the page opened again without the ticket. Without a valid key
+        this screen only watches. The key never goes into the address: the host screen is the
+        one the whole table looks at. Returns RELOAD when the page is being opened again."""
+        self.role = "host"
+        storage_key = f"host:{table.code}"
+        ticket = (query.get("h") or [None])[0]
+        if ticket is not None and self.server.redeem_ticket(table.code, ticket):
+            await self.become_host(table.code, table.host_token)
+            return RELOAD
+        # An old host link's `?k=` never reaches a browser's session (the page's script moves it into
+        # storage and out of the address first); a client without that script may still send it.
+        tok = (query.get("k") or [None])[0]
+        if not table.is_host(tok):
+            tok = self.conn.host_keys.get(table.code)
+        if not table.is_host(tok):
+            tok = await self._get(storage_key, late=route)
+        if isinstance(tok, str) and table.is_host(tok):
+            self.token = tok
+            if self._stored.get(storage_key) != tok:
+                await self._set(storage_key, tok)
+        else:
+            self.role = "watch"
+        return None
+
+    async def become_host(self, code: str, key: str) -> None:
+        """Keep a host key in this browser (storage; the page's script copies it into the
+        table's cookie at every load) and open the host screen anew, without the key in the address."""
+        try:
+            await asyncio.wait_for(self.prefs.set(f"host:{code}", key), 5)
+        except Exception:
+            pass
+        await self.open_page(f"/host/{code}")
+
+    async def open_page(self, address: str) -> None:
+        """Load `address` in this tab as a new page (its script runs again: the host cookie is
+        set from storage). A client that cannot be told to (a test harness) is moved in the app."""
+        try:
+            if self.launcher is None:
+                self.launcher = ft.UrlLauncher()
+            await asyncio.wait_for(self.launcher.launch_url(address, web_only_window_name="_self"), 5)
+        except Exception:
+            await self.go(address)
+
+    async def _seat_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
+        """The phone's seat token – from the address (`?s=`, put there when the seat was taken: a
+        tab Flet re-creates after a server restart has no working storage, Flet #6412, but it
+        sends its address), else from the browser's storage – and its seat, marked present.
+        Returns the address to move to when the token came from storage, else None."""
+        self.role = "phone"
+        address = None
+        tok = (query.get("s") or [None])[0]
+        if tok and (table.seat_of(tok) is not None or table.is_spectator(tok)):
+            if self._stored.get(f"seat:{table.code}") != tok:
+                await self._set(f"seat:{table.code}", tok)
+        else:
+            tok = await self._get(f"seat:{table.code}", late=route)
+            address = f"/t/{table.code}?s={tok}"
+        self.token = tok if isinstance(tok, str) else None
+        self.seat = table.seat_of(self.token)
+        if self.seat is not None and self._online():
+            self._present = True
+            table.connect(self.seat)
+        return address
+
+    async def go(self, route: str) -> None:
+        try:
+            await self.page.push_route(route)
+        except Exception:  # the browser did not take the new address: this screen stays as it is
+            pass
+
+    # ---------- helpers ----------
+    def t(self, key: str, **params: Any) -> str:
+        return i18n.t(self.lang, key, **params)
+
+    def toast(self, message: str, error: bool = False) -> None:
+        sb = ft.SnackBar(content=ft.Text(message, size=17), duration=4000,
+                         bgcolor=ft.Colors.RED_700 if error else None, show_close_icon=True)
+        try:
+            self.page.show_dialog(sb)
+        except RuntimeError:
+            pass
+
+    async def request(self, op: dict[str, Any], token: str | None = None) -> dict[str, Any] | None:
+        assert self.table is not None
+        try:
+            return await self.table.request(token if token is not None else self.token, op)
+        except RuleError as e:
+            self.toast(self.t(e.key, **e.params), True)
+        except StoreError:
+            self.toast(self.t("ui.err.store"), True)
+        return None
+
+    async def set_lang(self, lang: str) -> None:
+        self.lang = lang
+        self._follow_lang()
+        await self._set("lang", lang)
+        self.render(force=True)
+
+    def _follow_lang(self) -> None:
+        """Flutter's own words on this screen (a text field's copy/paste menu and counter, tooltips,
+        screen-reader labels) in the screen's language too, not always in English."""
+        self.page.locale_configuration = ft.LocaleConfiguration(
+            supported_locales=[ft.Locale(lang) for lang in i18n.LANGS], current_locale=ft.Locale(self.lang))

@@ -1,0 +1,81 @@
+"""A seated phone: its seat, rename and "not me" before the start, then its own game screen."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion.ui import kit
+
+if TYPE_CHECKING:
+    from companion.ui.screens import Screen
+
+
+def phone(scr: Screen) -> list[ft.Control]:
+    t = scr.table
+    assert t is not None
+    scr.seat = t.seat_of(scr.token)
+    if scr.seat is None:
+        if scr.token and t.is_spectator(scr.token):
+            return scr.spectator()
+        return scr.join_screen()
+    s = t.seats[scr.seat]
+    out: list[ft.Control] = [SeatHeader(s["name"], s["colour"])]
+    if t.phase == "lobby":
+        out.append(kit.card(ft.Text(scr.t("ui.phone.waiting_start"), size=20)))
+        out.append(RenameRow(scr, scr.lang, s["name"]))
+        out.append(NotMe(scr, scr.lang, s["name"]))
+        out.append(scr.seat_part(host=False))
+        return out
+    if t.phase == "ended":
+        out.append(kit.title(scr.t("ui.ended"), 22))
+    out += scr.undo_card() + scr.host_moves_card()
+    out.append(scr.game_live())
+    out.append(scr.seat_part(host=False))
+    return out
+
+
+async def leave_seat(scr: Screen, e: Any = None) -> None:
+    """A tap on the wrong seat, taken back before the start: the seat is free again with the
+    host's name for it, and this phone picks anew."""
+    t = scr.table
+    if t is None or scr.seat is None:
+        return
+    name = t.seats[scr.seat]["name"]
+    if await scr.request({"op": "leave"}) is None:
+        return
+    scr.token = None
+    scr._stored[f"seat:{t.code}"] = ""
+    await scr._set(f"seat:{t.code}", "")
+    await scr.go(f"/t/{t.code}")
+    await scr.route(f"/t/{t.code}")
+    scr.local["name"] = name  # the name typed before stays for the next seat
+    scr._join_field = None
+    scr.render(force=True)
+
+
+def rename_row(scr: Screen, name: str) -> ft.Control:
+    field = ft.TextField(label=scr.t("ui.phone.your_name"), value=name, max_length=24)
+
+    async def rename(e: Any) -> None:
+        await scr.request({"op": "rename", "name": field.value or ""})
+    field.on_submit = rename
+    return ft.Row([ft.Container(field, expand=True),
+                   kit.button(scr.t("ui.phone.rename"), rename, primary=False)])
+
+
+@kit.component
+def SeatHeader(name: str, colour: str) -> ft.Control:
+    return ft.Row([kit.seat_dot(colour, 28), kit.title(name, 24)], spacing=10)
+
+
+@kit.component
+def RenameRow(scr: Screen, lang: str, name: str) -> ft.Control:
+    return scr.rename_row(name)
+
+
+@kit.component
+def NotMe(scr: Screen, lang: str, name: str) -> ft.Control:
+    """Before the start: give the seat back (a tap on the wrong one)."""
+    return kit.button(scr.t("ui.phone.not_me", name=name), scr.leave_seat, primary=False, icon=ft.Icons.UNDO)
