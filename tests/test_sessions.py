@@ -9,6 +9,7 @@ the real server: tests/reliability/test_dropped_sessions.py.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from datetime import UTC, datetime
 from typing import Any
 
@@ -313,7 +314,9 @@ async def test_a_session_closed_before_its_storage_answered_frees_its_screen_at_
     monkeypatch.setattr(H, "FakeConnection", Mute)
     t, tokens, server, pubsub = await _table()
     c = H.Client(server, f"/t/{t.code}", {"lang": "en"})
-    opening = asyncio.ensure_future(c.open(pubsub))
+    # (in a context of its own, as Flet runs each session's page: the harness sets Flet's "current
+    # page" in it, which must not keep the page alive in the test's own context)
+    opening = asyncio.get_running_loop().create_task(c.open(pubsub), context=contextvars.Context())
     await asyncio.sleep(0.3)
     assert c.session is not None
     screen = c.session.page.data

@@ -12,6 +12,7 @@ dropped; a returning tab then gets a new session and the same screen.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import ctypes
 import gc
 import os
@@ -142,12 +143,15 @@ def session_closed() -> None:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return
+    # (the timers run in an empty context: scheduled from a closing session's event, they would
+    # otherwise keep that session's context – and in it Flet's "current page" – alive until they fire)
     if c.pending is None and c.closed >= COLLECT_AFTER:
-        c.pending = loop.call_later(max(1.0, c.last + COLLECT_GAP - loop.time()), collect_closed)
+        c.pending = loop.call_later(max(1.0, c.last + COLLECT_GAP - loop.time()), collect_closed,
+                                  context=contextvars.Context())
     if c.burst >= COLLECT_AFTER or (c.runs and loop.time() - c.last < RECENT):
         if c.tail is not None:
             c.tail.cancel()
-        c.tail = loop.call_later(TAIL_DELAY, collect_tail)
+        c.tail = loop.call_later(TAIL_DELAY, collect_tail, context=contextvars.Context())
 
 
 def collect_tail() -> None:
