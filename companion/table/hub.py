@@ -26,6 +26,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable
 from typing import Any
 
+from companion import history as _history  # noqa: F401  (registers the rematch/history messages)
 from companion import i18n
 from companion.games.base import RuleError
 from companion.table.store import Store, StoreError, TableMeta
@@ -55,6 +56,15 @@ class _Deleted:
 
     def append(self, code: str, seq: int, entry: dict[str, Any]) -> None:
         raise RuleError("tbl.err.deleted")
+
+    def append_history(self, code: str, seq: int, entry: dict[str, Any], change: dict[str, Any]) -> None:
+        raise RuleError("tbl.err.deleted")
+
+
+def follow_up(table: Table) -> str | None:
+    """The code of the table that followed this one (a rematch, Hub.rematch), or None: a screen of
+    the finished table sends its phones on (their seat tokens work there unchanged)."""
+    return table.next_code
 
 
 def problem_text(lang: str, problem: dict[str, str]) -> str:
@@ -124,6 +134,42 @@ class Hub:
         t = Table.create(self.store, code, game_id, options, seats, seed)
         self.add(t)
         return t
+
+    def rematch(self, code: Any, options: dict[str, Any] | None = None, start: bool = True) -> Table:
+        """"Play again": the same game at a new table with the same players, seats, colours, device
+        tokens (every phone's stored seat token, the host's key and the spectators' tokens work there
+        unchanged: phones follow without scanning again) and options – `options` changes some of
+        them (validated like a new table's). A new seed. Started at once unless start=False. The
+        finished table stays as it is, readable, with a `next` entry naming the new one
+        (`follow_up`). Asked again, it gives the same new table (two taps make one rematch).
+
+        Raises RuleError: tbl.err.no_table, rematch.err.not_over (the game is neither over nor
+        ended), tbl.err.busy, and what Table.create refuses (err.option …). Call on the event loop."""
+        old = self.get(code)
+        if old is None:
+            raise RuleError("tbl.err.no_table", code=normalise_code(code)[:8])
+        if old.next_code:
+            nxt = self.get(old.next_code)
+            if nxt is not None:
+                return nxt
+        if not (old.phase == "ended" or old.finished()):
+            raise RuleError("rematch.err.not_over")
+        if old._lock.locked():
+            raise RuleError("tbl.err.busy")
+        merged = {**old.options, **(options or {})}
+        seats = [{"name": s["name"], "colour": s["colour"]} for s in old.seats]
+        new = Table.create(self.store, self.new_code(), old.game_id, merged, seats, host=old.host_token)
+        for i, s in enumerate(old.seats):
+            if s["token"]:
+                new.submit_sync({"k": "join", "seat": i, "token": s["token"], "name": s["name"]})
+        for token, name in old.spectators.items():
+            new.submit_sync({"k": "spectate", "token": token, "name": name})
+        if start:
+            new.submit_sync({"k": "start"})
+        self.add(new)
+        old.submit_sync({"k": "next", "code": new.code})  # (its screens redraw and follow)
+        self._touch(old.code)
+        return new
 
     def add(self, t: Table) -> None:
         """Register a table made elsewhere (Table.create on this hub's store: tests, tools)."""
