@@ -39,7 +39,11 @@ def finish(p: Phones, r: random.Random, steps: int = 3000, end: bool = True) -> 
 
 
 def finished_table(store: Any, code: str, game_id: str, seed: int, phones: int = 3,
-                   options: dict[str, Any] | None = None, end: bool = True) -> Phones:
+                   options: dict[str, Any] | None = None, end: bool = True,
+                   names: list[str] | None = None) -> Phones:
+    """A table played to its end; `names`: the seats renamed by the host right after the start."""
     p = new_table(store, code, game_id, phones, seed, options)
+    for i, name in enumerate((names or [])[:len(p.table.seats)]):
+        p.table.request_sync(p.table.host_token, {"op": "host_rename", "seat": i, "name": name})
     finish(p, random.Random(seed), end=end)
     return p
