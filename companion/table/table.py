@@ -233,9 +233,9 @@ class Table:
         if state is None or self.game is None or phase == "lobby":
             return False
         sp = game_spec(self.game_id)
-        if sp.outcome(state) is None:
+        if phase != "ended" and not sp.over(state):
             return False
-        return phase == "ended" or sp.over(state)
+        return sp.outcome(state) is not None
 
     def _names_after(self, e: dict[str, Any]) -> list[str]:
         names = [s["name"] for s in self.seats]
