@@ -109,3 +109,17 @@ def test_cli_errors_are_one_line_exit_2_and_change_nothing(tmp_path: Path) -> No
         assert "Traceback" not in r.stderr
     assert len(SQLiteStore(d).history()) == 2
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_the_command_catalog_is_complete() -> None:
+    import string
+
+    from companion import history_cli
+
+    def fields(text: str) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+    en = history_cli.MESSAGES["en"]
+    for lang in ("de", "fr"):
+        assert set(history_cli.MESSAGES[lang]) == set(en)
+        assert all(fields(history_cli.MESSAGES[lang][k]) == fields(en[k]) for k in en)
