@@ -197,3 +197,45 @@ def test_the_id_is_stable_and_differs_between_games() -> None:
     assert history.stamp(rec, 100.0, 201.0)["id"] != a["id"]
     other = {**rec, "players": [{"name": "A", "score": 2, "rank": 1}]}
     assert history.stamp(other, 100.0, 200.5)["id"] != a["id"]
+
+
+def test_a_file_set_aside_keeps_its_readable_history(tmp_path: Path) -> None:
+    """A file SQLite cannot open (cut short) is set aside and its readable tables copied into a
+    fresh one (docs/RELIABILITY.md): the history's records and aliases go along; a record stays
+    undoable ("live") only where its table was copied."""
+    from companion.app import open_hub
+
+    d = tmp_path / "data"
+    store = SQLiteStore(d)
+    for i in range(8):
+        p = vote_table(store, f"CUT{i}")
+        for _ in range(30):  # (longer logs: the file's last pages hold the last tables' rows)
+            p.table.request_sync(p.table.host_token, {"op": "host_act", "action": {"type": "ask", "mode": "choice",
+                                                                                   "question": "x" * 190,
+                                                                                   "choices": ["a", "b"]}})
+        p.table.request_sync(p.table.host_token, {"op": "end"})
+    history.rename(store, "P1", "Ann")
+    recs = {r["code"]: r for r in store.history()}
+    store.close()
+    import shutil
+
+    size = 4096
+    n_pages = (d / SQLiteStore.FILE).stat().st_size // size
+    for keep in range(n_pages - 1, n_pages // 2, -1):  # cut the file shorter until SQLite refuses it
+        cut = tmp_path / f"cut{keep}"
+        shutil.copytree(d, cut)
+        with open(cut / SQLiteStore.FILE, "r+b") as f:
+            f.truncate(keep * size + 123)
+        hub, msg = open_hub(cut)
+        if hub.problems:
+            break
+        hub.store.close()
+    assert msg is None and hub.problems and hub.problems[0]["key"] == "store.err.set_aside", hub.problems
+    saved = set(hub.store.tables())
+    kept = {r["code"]: r for r in hub.store.history()}
+    assert kept and set(kept) <= set(recs) and all(kept[c] == recs[c] for c in kept)
+    for code in saved & set(kept):
+        assert hub.store.history_of(code) == recs[code]  # live: its undo takes it back
+    for code in set(kept) - saved:
+        assert hub.store.history_of(code) is None  # its table is lost: the record stays, not live
+    assert [a["dst"] for a in hub.store.aliases()] == ["Ann"]

@@ -516,6 +516,7 @@ class SQLiteStore:
         work = self._aside_name("reading")
         lost: list[dict[str, str]] = []
         saved = 0
+        copied: set[str] = set()
         try:
             shutil.copyfile(moved, work)
             if Path(f"{moved}-wal").exists():
@@ -543,6 +544,8 @@ class SQLiteStore:
                                              [(code, *r) for r in rows])
                         self._db.execute("COMMIT")
                     saved += 1
+                    copied.add(code)
+                self._copy_history(src._db, copied)
             finally:
                 src._db.close()
         except (sqlite3.DatabaseError, StoreError, OSError):
@@ -551,6 +554,34 @@ class SQLiteStore:
             for side in ("", "-wal", "-shm"):
                 Path(f"{work}{side}").unlink(missing_ok=True)
         return saved, lost
+
+    def _copy_history(self, src: sqlite3.Connection, copied: set[str]) -> None:
+        """The history records and aliases of a file set aside, if they can be read whole; a record
+        stays "live" (its table's undo may take it back) only if its table was copied too."""
+        try:
+            rows = src.execute("SELECT id, code, ended, live, record FROM history").fetchall()
+            aliases = src.execute("SELECT kind, src, dst, at FROM history_aliases ORDER BY id").fetchall()
+        except sqlite3.DatabaseError:
+            return  # (no history tables in that file, or they are damaged: the file stays aside as found)
+        good = []
+        for rid, code, ended, live, text in rows:
+            try:
+                json.loads(text)
+            except (TypeError, ValueError):
+                continue
+            good.append((rid, code, ended, 1 if live and code in copied else 0, text))
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._history_tables()
+                self._db.executemany("INSERT OR IGNORE INTO history(id, code, ended, live, record) VALUES (?,?,?,?,?)",
+                                     good)
+                self._db.executemany("INSERT INTO history_aliases(kind, src, dst, at) VALUES (?,?,?,?)", aliases)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                self._history_ready = False
+                raise
+            self._db.execute("COMMIT")
 
     def _damaged(self, e: sqlite3.DatabaseError) -> None:
         """Damage found while reading (lock held): keep the file as found, once, and tell the host."""
