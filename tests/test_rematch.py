@@ -92,3 +92,23 @@ def test_every_game_can_be_played_again(game_id: str) -> None:
     again = Phones(new, p.tokens)
     finish(again, random.Random(1))
     assert new.finished() or new.phase == "ended"
+
+
+async def test_rematch_async_two_taps_in_the_same_instant_make_one_table() -> None:
+    import asyncio
+
+    store = MemoryStore()
+    hub = Hub(store)
+    p = finished_table(store, "TAPS", "sealed_vote", seed=5, phones=3)
+    seen: list[str | None] = []
+    p.table.subscribe(lambda t: seen.append(follow_up(t)))  # a screen of the old table
+    hub.add(p.table)
+    a, b = await asyncio.gather(hub.rematch_async("TAPS"), hub.rematch_async("taps"))
+    assert a is b and follow_up(p.table) == a.code and seen[-1] == a.code
+    assert [e for e in p.table.entries if e["k"] == "next"] == [{"k": "next", "code": a.code}]
+    assert a.phase == "playing" and [s["token"] for s in a.seats] == p.tokens
+    assert await hub.rematch_async("TAPS") is a
+    assert len([m for m in store.metas() if m.code != "TAPS"]) == 1
+    with pytest.raises(RuleError) as e:
+        await hub.rematch_async(a.code)
+    assert e.value.key == "rematch.err.not_over"
