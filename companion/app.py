@@ -176,6 +176,10 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
         return Response(data, media_type="application/pdf",
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
+    from companion.history_routes import add_routes as history_routes
+
+    history_routes(api, hub, server)  # /history/export.csv|json, /history/import (host's computer only)
+
     async def main(page: ft.Page) -> None:
         await session_main(page, server)
 

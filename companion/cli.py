@@ -34,7 +34,7 @@ def serve_parser() -> argparse.ArgumentParser:
         prog="companion",
         description="Tabletop Companion: host a table; phones join by QR code over the local Wi-Fi. "
                     "Fully offline. Sub-commands: serve (default), print (card sheets; see "
-                    "'companion print --help').")
+                    "'companion print --help'), history (export/import; 'companion history --help').")
     p.add_argument("--host", default="0.0.0.0",
                    help="address to listen on (default 0.0.0.0: all interfaces, so phones can reach it)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
@@ -139,17 +139,19 @@ def serve(args: argparse.Namespace | list[str]) -> int:
     return 0
 
 
-COMMANDS = ("serve", "print")
+COMMANDS = ("serve", "print", "history")
 
 
 def parser() -> argparse.ArgumentParser:
     """`companion [serve] [options]` (the default) and `companion print …` as argparse sub-commands;
     `print` hands its arguments to the print command's own parser (companion/printing/cli.py)."""
     top = argparse.ArgumentParser(prog="companion", description=serve_parser().description)
-    sub = top.add_subparsers(dest="command", metavar="{serve,print}")
+    sub = top.add_subparsers(dest="command", metavar="{serve,print,history}")
     sub.add_parser("serve", parents=[serve_parser()], add_help=False, help="host tables (the default)",
                    description=serve_parser().description)
     sub.add_parser("print", add_help=False, help="print-and-play PDFs ('companion print --help')")
+    sub.add_parser("history", add_help=False,
+                   help="export or import the history of finished games ('companion history --help')")
     return top
 
 
@@ -164,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
             from companion.printing.cli import main as print_main
 
             return print_main(rest)
+        if args.command == "history":  # (companion/history_cli.py)
+            from companion.history_cli import main as history_main
+
+            return history_main(rest)
         if rest:
             top.parse_args(argv)  # (prints "unrecognized arguments" and exits 2)
     except SystemExit as e:  # --help or a usage error (argparse printed it): its exit code

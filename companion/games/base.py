@@ -22,6 +22,12 @@ A game is a module-level object (usually a module) exposing:
                                                   (kinds weighted by an optional SAMPLE_WEIGHTS)
     sample_done(state) -> bool                    optional: a random game may stop (a game that
                                                   never ends by itself); default: result() not None
+    over(state) -> bool                           optional: the game has ended by its own rules (its
+                                                  history entry is written then); default: outcome()
+                                                  not None. A game that never ends by itself (a
+                                                  sealed vote) says False: it ends when the host ends it
+    rounds(state) -> int                          optional: how many rounds were played (the history's
+                                                  "rounds"); default: none known
 
 A game lives in one folder, companion/games/<id>/ (rules.py, screens.py, messages.py, printing.py),
 and its package exposes `SPEC = GameSpec(...)`; the registry (companion/games/__init__.py) finds
@@ -240,6 +246,18 @@ class GameSpec:
 
     def outcome(self, state: State) -> Result | None:
         return self.rules.outcome(state)
+
+    def over(self, state: State) -> bool:
+        """The game has ended by its own rules: its rules' `over(state)`, default outcome() not None."""
+        own = getattr(self.rules, "over", None)
+        if own is not None:
+            return bool(own(state))
+        return self.rules.outcome(state) is not None
+
+    def rounds(self, state: State) -> int | None:
+        """Rounds played so far, from the rules' `rounds(state)`; None for a game without one."""
+        own = getattr(self.rules, "rounds", None)
+        return None if own is None else int(own(state))
 
     def done(self, state: State) -> bool:
         """A random game has played enough: the game ended, or (a game that never ends by

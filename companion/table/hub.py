@@ -18,6 +18,7 @@ entry for ABANDONED_DAYS): its log goes from the store in one transaction.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import secrets
 import time
@@ -26,6 +27,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable
 from typing import Any
 
+from companion import history as _history  # noqa: F401  (registers the rematch/history messages)
 from companion import i18n
 from companion.games.base import RuleError
 from companion.table.store import Store, StoreError, TableMeta
@@ -56,6 +58,15 @@ class _Deleted:
     def append(self, code: str, seq: int, entry: dict[str, Any]) -> None:
         raise RuleError("tbl.err.deleted")
 
+    def append_history(self, code: str, seq: int, entry: dict[str, Any], change: dict[str, Any]) -> None:
+        raise RuleError("tbl.err.deleted")
+
+
+def follow_up(table: Table) -> str | None:
+    """The code of the table that followed this one (a rematch, Hub.rematch), or None: a screen of
+    the finished table sends its phones on (their seat tokens work there unchanged)."""
+    return table.next_code
+
 
 def problem_text(lang: str, problem: dict[str, str]) -> str:
     """The host's message for one entry of `Hub.problems` (a table or the data file)."""
@@ -80,6 +91,7 @@ class Hub:
         self._seen: dict[str, tuple[int, float]] = {}  # code -> (version, when it last changed or was asked for)
         self._gone: weakref.WeakValueDictionary[str, Table] = weakref.WeakValueDictionary()
         self._swept = 0.0
+        self._rematching: dict[str, asyncio.Future[Table]] = {}  # old code -> the rematch being made
 
     def load_all(self) -> None:
         """Load every table in play that can be read; one that cannot (a damaged page of the data
@@ -124,6 +136,80 @@ class Hub:
         t = Table.create(self.store, code, game_id, options, seats, seed)
         self.add(t)
         return t
+
+    def rematch(self, code: Any, options: dict[str, Any] | None = None, start: bool = True) -> Table:
+        """"Play again": the same game at a new table with the same players, seats, colours, device
+        tokens (every phone's stored seat token, the host's key and the spectators' tokens work there
+        unchanged: phones follow without scanning again) and options – `options` changes some of
+        them (validated like a new table's). A new seed. Started at once unless start=False. The
+        finished table stays as it is, readable, with a `next` entry naming the new one
+        (`follow_up`). Asked again, it gives the same new table (two taps make one rematch).
+
+        Raises RuleError: tbl.err.no_table, rematch.err.not_over (the game is neither over nor
+        ended), tbl.err.busy, and what Table.create refuses (err.option …). Synchronous (tests,
+        tools); a screen calls `rematch_async` (the writes off the event loop)."""
+        old, done = self._rematch_check(code)
+        if done is not None:
+            return done
+        new = self._rematch_table(old, self.new_code(), options, start)
+        self.add(new)
+        old.submit_sync({"k": "next", "code": new.code})  # (its screens redraw and follow)
+        self._touch(old.code)
+        return new
+
+    async def rematch_async(self, code: Any, options: dict[str, Any] | None = None, start: bool = True) -> Table:
+        """rematch() for the screens: the new table's entries are written in a worker thread (it has
+        no screen yet), the old table's `next` entry through its own lock (Table.submit); taps in
+        the same instant make one rematch. Call on the event loop."""
+        old, done = self._rematch_check(code)
+        if done is not None:
+            return done
+        pending = self._rematching.get(old.code)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
+        self._rematching[old.code] = fut
+        try:
+            new = await asyncio.to_thread(self._rematch_table, old, self.new_code(), options, start)
+            self.add(new)
+            await old.submit({"k": "next", "code": new.code})  # (its screens redraw and follow)
+            self._touch(old.code)
+            fut.set_result(new)
+            return new
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()  # (retrieved: nobody else may be waiting)
+            raise
+        finally:
+            self._rematching.pop(old.code, None)
+
+    def _rematch_check(self, code: Any) -> tuple[Table, Table | None]:
+        old = self.get(code)
+        if old is None:
+            raise RuleError("tbl.err.no_table", code=normalise_code(code)[:8])
+        if old.next_code:
+            nxt = self.get(old.next_code)
+            if nxt is not None:
+                return old, nxt
+        if not (old.phase == "ended" or old.finished()):
+            raise RuleError("rematch.err.not_over")
+        if old._lock.locked() and old.code not in self._rematching:
+            raise RuleError("tbl.err.busy")
+        return old, None
+
+    def _rematch_table(self, old: Table, code: str, options: dict[str, Any] | None, start: bool) -> Table:
+        """The new table of a rematch, written (it has no screen yet: safe off the event loop)."""
+        merged = {**old.options, **(options or {})}
+        seats = [{"name": s["name"], "colour": s["colour"]} for s in old.seats]
+        new = Table.create(self.store, code, old.game_id, merged, seats, host=old.host_token)
+        for i, s in enumerate(old.seats):
+            if s["token"]:
+                new.submit_sync({"k": "join", "seat": i, "token": s["token"], "name": s["name"]})
+        for token, name in old.spectators.items():
+            new.submit_sync({"k": "spectate", "token": token, "name": name})
+        if start:
+            new.submit_sync({"k": "start"})
+        return new
 
     def add(self, t: Table) -> None:
         """Register a table made elsewhere (Table.create on this hub's store: tests, tools)."""

@@ -44,6 +44,28 @@ class Store(Protocol):
     def metas(self) -> list[TableMeta]: ...
     def archive_idle(self, before: float) -> list[str]: ...
     def delete(self, code: str) -> bool: ...
+    # the history of finished games (companion/history.py; docs/HISTORY.md)
+    def append_history(self, code: str, seq: int, entry: dict[str, Any], change: dict[str, Any]) -> None: ...
+    def history(self) -> list[dict[str, Any]]: ...
+    def history_of(self, code: str) -> dict[str, Any] | None: ...
+    def import_history(self, records: list[dict[str, Any]], aliases: list[dict[str, Any]]) -> tuple[int, int]: ...
+    def aliases(self) -> list[dict[str, Any]]: ...
+    def add_alias(self, kind: str, src: str, dst: str) -> int: ...
+    def drop_alias(self, alias_id: int) -> bool: ...
+
+
+def history_row(change: dict[str, Any], old: dict[str, Any] | None, started: float | None,
+                now: float) -> dict[str, Any] | None:
+    """The table's history record after `change` (Table._history_change): "put" a new one (its
+    times and id stamped now), "update" the names of the one there, "drop" it (None)."""
+    from companion import history
+
+    op = change.get("op")
+    if op == "put":
+        return history.stamp(change["record"], started, now)
+    if op == "update":
+        return history.restamp(old, change["record"]) if old is not None else None
+    return None
 
 
 @dataclass(frozen=True)
@@ -94,16 +116,68 @@ def derive_meta(code: str, rows: Iterable[tuple[Any, Any, float]], archived: boo
 class MemoryStore:
     """For tests and for a server whose data directory could not be opened."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Any = time.time) -> None:
         self._logs: dict[str, list[dict[str, Any]]] = {}
         self._meta: dict[str, TableMeta] = {}
+        self._at: dict[str, list[float]] = {}  # code -> time of each entry
+        self.clock = clock
+        self._history: dict[str, dict[str, Any]] = {}  # id -> record
+        self._live: dict[str, str] = {}  # table code -> id of its record (a table still in the store)
+        self._aliases: list[dict[str, Any]] = []
+        self._alias_n = 0
 
     def append(self, code: str, seq: int, entry: dict[str, Any]) -> None:
         log = self._logs.setdefault(code, [])
         if seq != len(log):
             raise StoreError("store.err.sequence", code, f"expected {len(log)}, got {seq}")
         log.append(json.loads(json.dumps(entry)))
+        self._at.setdefault(code, []).append(self.clock())
         self._note(code, entry)
+
+    def append_history(self, code: str, seq: int, entry: dict[str, Any], change: dict[str, Any]) -> None:
+        """append() and the history change together: the entry through append() (so a store
+        built on this one fails the same way), the record only once it is stored."""
+        self.append(code, seq, entry)
+        at = self._at[code]
+        start = change.get("start_seq")
+        started = at[start] if isinstance(start, int) and 0 <= start < len(at) else None
+        old_id = self._live.pop(code, None)
+        old = self._history.pop(old_id, None) if old_id else None
+        rec = history_row(change, old, started, at[-1])
+        if rec is not None:
+            self._history[rec["id"]] = json.loads(json.dumps(rec))
+            self._live[code] = rec["id"]
+
+    def history(self) -> list[dict[str, Any]]:
+        return [json.loads(json.dumps(r)) for r in sorted(self._history.values(), key=lambda r: (r["ended"], r["id"]))]
+
+    def history_of(self, code: str) -> dict[str, Any] | None:
+        rid = self._live.get(code)
+        return json.loads(json.dumps(self._history[rid])) if rid in self._history else None
+
+    def import_history(self, records: list[dict[str, Any]], aliases: list[dict[str, Any]]) -> tuple[int, int]:
+        new = [r for r in records if r["id"] not in self._history]
+        for r in new:
+            self._history[r["id"]] = json.loads(json.dumps(r))
+        have = {(a["kind"], a["src"], a["dst"]) for a in self._aliases}
+        for a in aliases:
+            if (a["kind"], a["src"], a["dst"]) not in have:
+                self.add_alias(a["kind"], a["src"], a["dst"])
+                have.add((a["kind"], a["src"], a["dst"]))
+        return len({r["id"] for r in new}), len(records) - len({r["id"] for r in new})
+
+    def aliases(self) -> list[dict[str, Any]]:
+        return [dict(a) for a in self._aliases]
+
+    def add_alias(self, kind: str, src: str, dst: str) -> int:
+        self._alias_n += 1
+        self._aliases.append({"id": self._alias_n, "kind": kind, "src": src, "dst": dst, "at": self.clock()})
+        return self._alias_n
+
+    def drop_alias(self, alias_id: int) -> bool:
+        n = len(self._aliases)
+        self._aliases = [a for a in self._aliases if a["id"] != alias_id]
+        return len(self._aliases) < n
 
     def _note(self, code: str, entry: dict[str, Any]) -> None:
         now, m = time.time(), self._meta.get(code)
@@ -129,6 +203,8 @@ class MemoryStore:
 
     def delete(self, code: str) -> bool:
         self._meta.pop(code, None)
+        self._at.pop(code, None)
+        self._live.pop(code, None)  # (its history record stays: the game was played)
         return self._logs.pop(code, None) is not None
 
     def tables(self) -> list[str]:
@@ -173,6 +249,27 @@ WHEN NOT json_valid(NEW.entry) OR json_extract(NEW.entry, '$.k') IS NOT 'create'
     WHERE code = NEW.code;
 END;
 """
+HISTORY_SCHEMA = """
+CREATE TABLE IF NOT EXISTS history (
+    id     TEXT    PRIMARY KEY,
+    code   TEXT    NOT NULL,
+    ended  REAL    NOT NULL,
+    live   INTEGER NOT NULL DEFAULT 0,
+    record TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS history_live ON history(code) WHERE live = 1;
+CREATE TABLE IF NOT EXISTS history_aliases (
+    id   INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT    NOT NULL,
+    src  TEXT    NOT NULL,
+    dst  TEXT    NOT NULL,
+    at   REAL    NOT NULL
+);
+"""
+# history: one row per finished game (companion/history.py, docs/HISTORY.md); live = 1 for the
+# record of a table still in the store (its undo may take it back), 0 once the table is deleted
+# and for imported games. Written in the same transaction as the log entry that finished the game.
+# Created on first use (a file without finished games keeps the page layout it always had).
 # last never goes back (a clock set back). tables_meta is written by the triggers in the same statement (so the same transaction) as the
 # log entry: a table list never reads a log, and never disagrees with one. A data file from before
 # tables_meta gets its rows derived from the logs once, on the first metadata read (_backfill).
@@ -419,6 +516,7 @@ class SQLiteStore:
         work = self._aside_name("reading")
         lost: list[dict[str, str]] = []
         saved = 0
+        copied: set[str] = set()
         try:
             shutil.copyfile(moved, work)
             if Path(f"{moved}-wal").exists():
@@ -446,6 +544,8 @@ class SQLiteStore:
                                              [(code, *r) for r in rows])
                         self._db.execute("COMMIT")
                     saved += 1
+                    copied.add(code)
+                self._copy_history(src._db, copied)
             finally:
                 src._db.close()
         except (sqlite3.DatabaseError, StoreError, OSError):
@@ -454,6 +554,34 @@ class SQLiteStore:
             for side in ("", "-wal", "-shm"):
                 Path(f"{work}{side}").unlink(missing_ok=True)
         return saved, lost
+
+    def _copy_history(self, src: sqlite3.Connection, copied: set[str]) -> None:
+        """The history records and aliases of a file set aside, if they can be read whole; a record
+        stays "live" (its table's undo may take it back) only if its table was copied too."""
+        try:
+            rows = src.execute("SELECT id, code, ended, live, record FROM history").fetchall()
+            aliases = src.execute("SELECT kind, src, dst, at FROM history_aliases ORDER BY id").fetchall()
+        except sqlite3.DatabaseError:
+            return  # (no history tables in that file, or they are damaged: the file stays aside as found)
+        good = []
+        for rid, code, ended, live, text in rows:
+            try:
+                json.loads(text)
+            except (TypeError, ValueError):
+                continue
+            good.append((rid, code, ended, 1 if live and code in copied else 0, text))
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._history_tables()
+                self._db.executemany("INSERT OR IGNORE INTO history(id, code, ended, live, record) VALUES (?,?,?,?,?)",
+                                     good)
+                self._db.executemany("INSERT INTO history_aliases(kind, src, dst, at) VALUES (?,?,?,?)", aliases)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                self._history_ready = False
+                raise
+            self._db.execute("COMMIT")
 
     def _damaged(self, e: sqlite3.DatabaseError) -> None:
         """Damage found while reading (lock held): keep the file as found, once, and tell the host."""
@@ -479,6 +607,137 @@ class SQLiteStore:
                 raise StoreError("store.err.write", str(self.path), str(e)) from e
             except (OSError, ValueError) as e:
                 raise StoreError("store.err.write", str(self.path), str(e)) from e
+
+    def _history_tables(self) -> None:
+        """Create the history tables on first use (lock held; inside a transaction it is part of it)."""
+        if not getattr(self, "_history_ready", False):
+            for stmt in HISTORY_SCHEMA.split(";"):
+                if stmt.strip():
+                    self._db.execute(stmt)
+            self._history_ready = True
+
+    # fault hook for tests (tests/test_history_store.py): called inside append_history's
+    # transaction after the log row and before the history row ("between")
+    fault: Any = None
+
+    def append_history(self, code: str, seq: int, entry: dict[str, Any], change: dict[str, Any]) -> None:
+        """append() and the change of the table's history record in ONE transaction: the entry
+        that finishes a game and its record (or the undo and the record's removal) are stored
+        together or not at all."""
+        text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    now = time.time()
+                    self._db.execute("INSERT INTO log(code, seq, at, entry) VALUES (?,?,?,?)", (code, seq, now, text))
+                    self._history_tables()
+                    if self.fault is not None:
+                        self.fault("between")
+                    start = change.get("start_seq")
+                    row = self._db.execute("SELECT at FROM log WHERE code=? AND seq=?",
+                                           (code, start)).fetchone() if isinstance(start, int) else None
+                    old = self._db.execute("SELECT record FROM history WHERE code=? AND live=1", (code,)).fetchone()
+                    rec = history_row(change, json.loads(old[0]) if old else None, row[0] if row else None, now)
+                    self._db.execute("DELETE FROM history WHERE code=? AND live=1", (code,))
+                    if rec is not None:
+                        self._db.execute("INSERT OR REPLACE INTO history(id, code, ended, live, record) VALUES (?,?,?,1,?)",
+                                         (rec["id"], code, rec["ended"],
+                                          json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    self._history_ready = False  # (tables created in this transaction are gone again)
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.IntegrityError as e:
+                raise StoreError("store.err.sequence", code, str(e)) from e
+            except sqlite3.DatabaseError as e:
+                raise StoreError("store.err.write", str(self.path), str(e)) from e
+            except (OSError, ValueError) as e:
+                raise StoreError("store.err.write", str(self.path), str(e)) from e
+
+    def history(self) -> list[dict[str, Any]]:
+        """Every finished game's record (docs/HISTORY.md), oldest first."""
+        with self._lock:
+            try:
+                self._history_tables()
+                rows = self._db.execute("SELECT record FROM history ORDER BY ended, id").fetchall()
+            except sqlite3.DatabaseError as e:
+                raise StoreError("store.err.corrupt", str(self.path), str(e)) from e
+        out = []
+        for (text,) in rows:
+            try:
+                out.append(json.loads(text))
+            except ValueError:
+                continue  # (a damaged record costs only itself)
+        return out
+
+    def history_of(self, code: str) -> dict[str, Any] | None:
+        """The record of a table's finished game (None: not finished, or undone)."""
+        with self._lock:
+            try:
+                self._history_tables()
+                row = self._db.execute("SELECT record FROM history WHERE code=? AND live=1", (code,)).fetchone()
+            except sqlite3.DatabaseError as e:
+                raise StoreError("store.err.corrupt", str(self.path), str(e)) from e
+        return json.loads(row[0]) if row else None
+
+    def import_history(self, records: list[dict[str, Any]], aliases: list[dict[str, Any]]) -> tuple[int, int]:
+        """Add the records whose id is not there yet and the aliases not there yet, in one
+        transaction: (games added, games already there)."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    self._history_tables()
+                    added = 0
+                    for r in records:
+                        added += self._db.execute(
+                            "INSERT OR IGNORE INTO history(id, code, ended, live, record) VALUES (?,?,?,0,?)",
+                            (r["id"], r["code"], r["ended"],
+                             json.dumps(r, ensure_ascii=False, separators=(",", ":")))).rowcount
+                    have = set(self._db.execute("SELECT kind, src, dst FROM history_aliases").fetchall())
+                    for a in aliases:
+                        if (a["kind"], a["src"], a["dst"]) not in have:
+                            self._db.execute("INSERT INTO history_aliases(kind, src, dst, at) VALUES (?,?,?,?)",
+                                             (a["kind"], a["src"], a["dst"], time.time()))
+                            have.add((a["kind"], a["src"], a["dst"]))
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    self._history_ready = False  # (tables created in this transaction are gone again)
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.DatabaseError as e:
+                raise StoreError("store.err.write", str(self.path), str(e)) from e
+        return added, len(records) - added
+
+    def aliases(self) -> list[dict[str, Any]]:
+        with self._lock:
+            try:
+                self._history_tables()
+                rows = self._db.execute("SELECT id, kind, src, dst, at FROM history_aliases ORDER BY id").fetchall()
+            except sqlite3.DatabaseError as e:
+                raise StoreError("store.err.corrupt", str(self.path), str(e)) from e
+        return [{"id": i, "kind": k, "src": s, "dst": d, "at": a} for i, k, s, d, a in rows]
+
+    def add_alias(self, kind: str, src: str, dst: str) -> int:
+        with self._lock:
+            try:
+                self._history_tables()
+                cur = self._db.execute("INSERT INTO history_aliases(kind, src, dst, at) VALUES (?,?,?,?)",
+                                       (kind, src, dst, time.time()))
+            except sqlite3.DatabaseError as e:
+                raise StoreError("store.err.write", str(self.path), str(e)) from e
+        return int(cur.lastrowid or 0)
+
+    def drop_alias(self, alias_id: int) -> bool:
+        with self._lock:
+            try:
+                self._history_tables()
+                n = self._db.execute("DELETE FROM history_aliases WHERE id=?", (alias_id,)).rowcount
+            except sqlite3.DatabaseError as e:
+                raise StoreError("store.err.write", str(self.path), str(e)) from e
+        return n > 0
 
     def tables(self) -> list[str]:
         with self._lock:
@@ -652,8 +911,11 @@ class SQLiteStore:
                 try:
                     n = self._db.execute("DELETE FROM log WHERE code=?", (code,)).rowcount
                     self._db.execute("DELETE FROM tables_meta WHERE code=?", (code,))
+                    self._history_tables()
+                    self._db.execute("UPDATE history SET live=0 WHERE code=?", (code,))  # (the game stays)
                 except BaseException:
                     self._db.execute("ROLLBACK")
+                    self._history_ready = False  # (tables created in this transaction are gone again)
                     raise
                 self._db.execute("COMMIT")
             except sqlite3.DatabaseError as e:

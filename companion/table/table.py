@@ -18,6 +18,11 @@ Entries (key "k"):
     act     {seat, action}               a game action (seat None = host)
     undo    {}                           drops the last effective game action
     end     {}
+    next    {code}                       the table that followed this one (a rematch: Hub.rematch)
+
+A finished game (its rules say it is over, or the host ended it with a result) has a history
+record (companion/history.py): the entry that finishes it writes the record in the same
+transaction (Store.append_history), the undo that reopens it removes it again.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.games import get as get_game
+from companion.games import spec as game_spec
 from companion.games.base import RuleError, resolve_options
 from companion.table.store import Store
 
@@ -94,12 +100,16 @@ class Table:
         # socket is gone and comes back with it – companion/ui/screens.py); a dict keeps the order
         # and makes subscribing twice harmless
         self._listeners: dict[Callable[[Table], None], None] = {}
+        self.start_seq: int | None = None  # the index of the start entry (the history's start time)
+        self.next_code: str | None = None  # the table that followed this one (a rematch), from the log
+        self._after: tuple[dict[str, Any] | None, str] | None = None  # (state, phase) after the entry being prepared
         self._lock = asyncio.Lock()
 
     # ---------- creation and loading ----------
     @classmethod
     def create(cls, store: Store, code: str, game_id: str, options: dict[str, Any] | None,
-               seats: list[dict[str, Any]], seed: int | None = None) -> Table:
+               seats: list[dict[str, Any]], seed: int | None = None, host: str | None = None) -> Table:
+        """host: the host token (a rematch keeps the host's); default a new one."""
         game = get_game(game_id)
         if not (game.MIN_SEATS <= len(seats) <= game.MAX_SEATS):
             raise RuleError("tbl.err.seat_count", lo=game.MIN_SEATS, hi=game.MAX_SEATS)
@@ -114,7 +124,7 @@ class Table:
         t = cls(code, store)
         t._do({"k": "create", "game": game_id, "options": opts,
                "seed": seed if seed is not None else secrets.randbits(48),
-               "host": new_token(), "seats": clean}, persist=True)
+               "host": host if isinstance(host, str) and host else new_token(), "seats": clean}, persist=True)
         return t
 
     @classmethod
@@ -187,7 +197,11 @@ class Table:
         async with self._lock:
             commit = self._prepare(entry)
             seq = len(self.entries)
-            await asyncio.to_thread(self.store.append, self.code, seq, entry)
+            change = self._history_change(entry)
+            if change is None:
+                await asyncio.to_thread(self.store.append, self.code, seq, entry)
+            else:
+                await asyncio.to_thread(self.store.append_history, self.code, seq, entry, change)
             self.entries.append(entry)
             commit()
             self.version += 1
@@ -201,13 +215,68 @@ class Table:
     def _do(self, entry: dict[str, Any], persist: bool) -> None:
         commit = self._prepare(entry)
         if persist:
-            self.store.append(self.code, len(self.entries), entry)
+            change = self._history_change(entry)
+            if change is None:
+                self.store.append(self.code, len(self.entries), entry)
+            else:
+                self.store.append_history(self.code, len(self.entries), entry, change)
         self.entries.append(entry)
         commit()
         self.version += 1
 
+    # ---------- the history record (companion/history.py) ----------
+    def finished(self, state: dict[str, Any] | None = None, phase: str | None = None) -> bool:
+        """The game is finished (it has a history record): it has a result and either its rules
+        say it is over or the host ended it. (Default: the table now.)"""
+        state = self.state if state is None else state
+        phase = self.phase if phase is None else phase
+        if state is None or self.game is None or phase == "lobby":
+            return False
+        sp = game_spec(self.game_id)
+        if phase != "ended" and not sp.over(state):
+            return False
+        return sp.outcome(state) is not None
+
+    def _names_after(self, e: dict[str, Any]) -> list[str]:
+        names = [s["name"] for s in self.seats]
+        if e.get("k") == "rename":
+            names[e["seat"]] = clean_name(e.get("name"))
+        elif e.get("k") == "swap":
+            a, b = e["a"], e["b"]
+            names[a], names[b] = names[b], names[a]
+        return names
+
+    def _history_change(self, e: dict[str, Any]) -> dict[str, Any] | None:
+        """What the entry (validated by _prepare) does to the history record: {"op": "put" |
+        "update" | "drop", "record", "start_seq"} or None (nothing). Never raises for a game
+        whose outcome cannot be worked out (the entry goes through without a record)."""
+        if self.game is None or e.get("k") not in ("act", "undo", "end", "rename", "swap"):
+            return None
+        try:
+            state, phase = self._after if self._after is not None else (self.state, self.phase)
+            was, now = self.finished(), self.finished(state, phase)
+            if not now:
+                return {"op": "drop"} if was else None
+            if was and e.get("k") not in ("rename", "swap"):
+                return None
+            if was and self._names_after(e) == [s["name"] for s in self.seats]:
+                return None
+            from companion import history
+
+            sp = game_spec(self.game_id)
+            record = history.record_for(self.code, self.game_id, self.options, sp.outcome(state),
+                                        self._names_after(e), [s["colour"] for s in self.seats], sp.rounds(state))
+        except Exception:  # a game's outcome() or rounds() that fails must not block the table
+            return None
+        return {"op": "update" if was else "put", "record": record, "start_seq": self.start_seq}
+
     # ---------- validation: returns the change to make once the entry is stored ----------
     def _prepare(self, e: dict[str, Any]) -> Callable[[], None]:
+        self._after = None
+        commit = self._check(e)
+        return commit
+
+    def _check(self, e: dict[str, Any]) -> Callable[[], None]:
         k = e.get("k")
         if k == "create":
             if self.entries:
@@ -223,6 +292,11 @@ class Table:
                               for s in e["seats"]]
                 self._given_names = [s["name"] for s in e["seats"]]
             return commit
+        if k == "next":
+            code = e.get("code")
+            if not isinstance(code, str) or not code:
+                raise RuleError("err.unknown_action")
+            return lambda: setattr(self, "next_code", code)
         if self.phase == "ended" and k != "undo":
             raise RuleError("err.game_over")
         if k == "join":
@@ -312,6 +386,7 @@ class Table:
 
             def commit() -> None:
                 self.phase = "playing"
+                self.start_seq = len(self.entries) - 1  # (the entry is in self.entries by now)
                 self.setup_seats = seats
                 self.state = state
                 self.actions = []
@@ -328,6 +403,7 @@ class Table:
             except (TypeError, ValueError):
                 raise RuleError("err.unknown_action") from None
             new_state = self._apply(self.state, action)
+            self._after = (new_state, self.phase)
 
             def commit() -> None:
                 self.actions.append(action)
@@ -340,6 +416,8 @@ class Table:
             if not self.actions and self.phase != "ended":
                 raise RuleError("tbl.err.nothing_to_undo")
             if self.phase == "ended":
+                self._after = (self.state, "playing")
+
                 def reopen() -> None:
                     self.phase = "playing"
                     self.last_undo = {"reopen": True}
@@ -347,6 +425,7 @@ class Table:
             actions = self.actions[:-1]
             state = self.replay(actions)
             note = self._undo_note(state)
+            self._after = (state, "playing")
 
             def commit() -> None:
                 self.actions = actions
@@ -356,6 +435,7 @@ class Table:
         if k == "end":
             if self.phase != "playing":
                 raise RuleError("tbl.err.not_started")
+            self._after = (self.state, "ended")
             return lambda: setattr(self, "phase", "ended")
         raise RuleError("err.unknown_action")
 

@@ -866,6 +866,11 @@ def result(state: State) -> dict[str, Any] | None:
     return table
 
 
+def rounds(state: State) -> int:
+    """Rounds played (the history's count): the round in play when the game ended."""
+    return int(state["round"])
+
+
 def outcome(state: State) -> base.Result | None:
     """The result in the one shape of every game."""
     r = result(state)

@@ -53,7 +53,7 @@ from companion.games import base, sealed
 from companion.games.base import Option, RuleError, clone
 from companion.games.lutetia.messages import MESSAGES
 
-__all__ = ["MESSAGES", "ID", "NAME", "MIN_SEATS", "MAX_SEATS", "OPTIONS", "outcome", "sample",
+__all__ = ["MESSAGES", "ID", "NAME", "MIN_SEATS", "MAX_SEATS", "OPTIONS", "outcome", "rounds", "sample",
            "setup", "legal", "apply", "view", "result"]
 
 ID = "lutetia"
@@ -1003,6 +1003,11 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
             "ranking": [r["seat"] for r in sorted(rows, key=lambda r: (r["rank"], r["seat"]))]}
 
 
+
+
+def rounds(state: dict[str, Any]) -> int:
+    """Rounds played (the history's count): one per proposal put to the vote."""
+    return int(state["proposals"])
 
 
 def outcome(state: dict[str, Any]) -> base.Result | None:

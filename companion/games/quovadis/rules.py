@@ -704,6 +704,11 @@ def result(state: State) -> dict[str, Any] | None:
     }
 
 
+def rounds(state: State) -> int:
+    """Rounds played (the history's count): the round in play when the game ended."""
+    return int(state["round_no"])
+
+
 def outcome(state: State) -> base.Result | None:
     """The result in the one shape of every game: ranks by laurels (qualified first)."""
     r = result(state)

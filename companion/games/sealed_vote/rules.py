@@ -195,6 +195,16 @@ def result(state: State) -> dict[str, Any] | None:
             "history": state["history"]}
 
 
+def over(state: State) -> bool:
+    """A sealed vote never ends by itself: it is over (and goes to the history) when the host ends it."""
+    return False
+
+
+def rounds(state: State) -> int:
+    """Rounds played (the history's count): the questions revealed (an abandoned one is not counted)."""
+    return len([h for h in state["history"] if not h.get("abandoned")])
+
+
 def outcome(state: State) -> Result:
     """The one result shape: a sealed vote has no winner; per seat how many rounds it answered."""
     done = [h for h in state["history"] if not h.get("abandoned")]
