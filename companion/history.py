@@ -42,95 +42,13 @@ VERSION = 1
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 MAX_NAME = 64  # a name read from an import (the table's own are at most 24)
 
-# Own catalog until the lead merges it into companion/i18n (being turned into .po files now).
-# Plurals: key + "_one" / "_other"; `plural(lang, n)` picks (fr: 0 and 1 are singular).
-MESSAGES: dict[str, dict[str, str]] = {
-    "en": {
-        "rematch.err.not_over": "Play again once this game is over (or ended by the host).",
-        "hist.err.not_json": "This file is not a history export of Tabletop Companion (it is not JSON: {reason}). Nothing was imported.",
-        "hist.err.foreign": "This file is not a history export of Tabletop Companion. Nothing was imported.",
-        "hist.err.version": "This history file was written by a newer version (format {version}). Update the app, then import it again. Nothing was imported.",
-        "hist.err.bad_game": "Game {n} in this file is damaged ({reason}). Nothing was imported.",
-        "hist.err.too_big": "This file is too big for a history export ({size} MB). Nothing was imported.",
-        "hist.err.unreadable": "The file {path} cannot be read ({reason}). Nothing was imported.",
-        "hist.err.no_player": "Nobody called “{name}” is in the history.",
-        "hist.err.same_player": "“{name}” and “{other}” are already the same player.",
-        "hist.err.no_alias": "This change was undone already.",
-        "hist.err.name": "Please enter a name (at most {max} characters).",
-        "hist.imported_one": "{n} game imported ({dup} already there).",
-        "hist.imported_other": "{n} games imported ({dup} already there).",
-        "hist.exported_one": "{n} game exported to {path}.",
-        "hist.exported_other": "{n} games exported to {path}.",
-        "hist.games_one": "{n} game",
-        "hist.games_other": "{n} games",
-        "hist.wins_one": "{n} win",
-        "hist.wins_other": "{n} wins",
-    },
-    "de": {
-        "rematch.err.not_over": "„Noch einmal“ geht erst, wenn diese Partie vorbei ist (oder vom Host beendet).",
-        "hist.err.not_json": "Diese Datei ist kein Verlaufsexport von Tabletop Companion (kein JSON: {reason}). Es wurde nichts importiert.",
-        "hist.err.foreign": "Diese Datei ist kein Verlaufsexport von Tabletop Companion. Es wurde nichts importiert.",
-        "hist.err.version": "Diese Verlaufsdatei stammt von einer neueren Version (Format {version}). Bitte die App aktualisieren und erneut importieren. Es wurde nichts importiert.",
-        "hist.err.bad_game": "Partie {n} in dieser Datei ist beschädigt ({reason}). Es wurde nichts importiert.",
-        "hist.err.too_big": "Diese Datei ist zu groß für einen Verlaufsexport ({size} MB). Es wurde nichts importiert.",
-        "hist.err.unreadable": "Die Datei {path} kann nicht gelesen werden ({reason}). Es wurde nichts importiert.",
-        "hist.err.no_player": "Im Verlauf gibt es niemanden namens „{name}“.",
-        "hist.err.same_player": "„{name}“ und „{other}“ sind bereits dieselbe Person.",
-        "hist.err.no_alias": "Diese Änderung wurde bereits rückgängig gemacht.",
-        "hist.err.name": "Bitte einen Namen eingeben (höchstens {max} Zeichen).",
-        "hist.imported_one": "{n} Partie importiert ({dup} schon vorhanden).",
-        "hist.imported_other": "{n} Partien importiert ({dup} schon vorhanden).",
-        "hist.exported_one": "{n} Partie nach {path} exportiert.",
-        "hist.exported_other": "{n} Partien nach {path} exportiert.",
-        "hist.games_one": "{n} Partie",
-        "hist.games_other": "{n} Partien",
-        "hist.wins_one": "{n} Sieg",
-        "hist.wins_other": "{n} Siege",
-    },
-    "fr": {
-        "rematch.err.not_over": "« Rejouer » n’est possible qu’une fois cette partie terminée (ou arrêtée par l’hôte).",
-        "hist.err.not_json": "Ce fichier n’est pas un export d’historique de Tabletop Companion (ce n’est pas du JSON : {reason}). Rien n’a été importé.",
-        "hist.err.foreign": "Ce fichier n’est pas un export d’historique de Tabletop Companion. Rien n’a été importé.",
-        "hist.err.version": "Ce fichier d’historique vient d’une version plus récente (format {version}). Mettez l’application à jour, puis importez-le de nouveau. Rien n’a été importé.",
-        "hist.err.bad_game": "La partie {n} de ce fichier est endommagée ({reason}). Rien n’a été importé.",
-        "hist.err.too_big": "Ce fichier est trop gros pour un export d’historique ({size} Mo). Rien n’a été importé.",
-        "hist.err.unreadable": "Le fichier {path} ne peut pas être lu ({reason}). Rien n’a été importé.",
-        "hist.err.no_player": "Personne ne s’appelle « {name} » dans l’historique.",
-        "hist.err.same_player": "« {name} » et « {other} » sont déjà la même personne.",
-        "hist.err.no_alias": "Cette modification a déjà été annulée.",
-        "hist.err.name": "Saisissez un nom (au plus {max} caractères).",
-        "hist.imported_one": "{n} partie importée (déjà là : {dup}).",
-        "hist.imported_other": "{n} parties importées (déjà là : {dup}).",
-        "hist.exported_one": "{n} partie exportée vers {path}.",
-        "hist.exported_other": "{n} parties exportées vers {path}.",
-        "hist.games_one": "{n} partie",
-        "hist.games_other": "{n} parties",
-        "hist.wins_one": "{n} victoire",
-        "hist.wins_other": "{n} victoires",
-    },
-}
-
-
-i18n.register(MESSAGES)  # (RuleError keys such as rematch.err.not_over are shown through i18n.t)
-
-
-def plural(lang: str, n: int) -> str:
-    """"one" or "other" (CLDR): French counts 0 and 1 as singular, English and German only 1."""
-    if lang == "fr":
-        return "one" if n in (0, 1) else "other"
-    return "one" if n == 1 else "other"
+# The texts are in the platform catalog's history.po (companion/i18n/locale/<lang>/LC_MESSAGES/):
+# RuleError keys such as rematch.err.not_over and the hist.* messages; counts are plural entries.
 
 
 def t(lang: str, key: str, **params: Any) -> str:
-    """A message of this module's catalog (English for an unknown language); `n` picks a plural."""
-    cat = MESSAGES.get(lang) or MESSAGES["en"]
-    if key not in MESSAGES["en"] and "n" in params:
-        key = f"{key}_{plural(lang, int(params['n']))}"
-    text = cat.get(key) or MESSAGES["en"].get(key) or key
-    try:
-        return text.format(**params)
-    except (KeyError, IndexError, ValueError):
-        return text
+    """A message of the history catalog in `lang` (`n` picks the plural form)."""
+    return i18n.t(lang, key, **params)
 
 
 class HistoryError(Exception):

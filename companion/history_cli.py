@@ -13,21 +13,6 @@ from pathlib import Path
 
 from companion import history, i18n
 
-MESSAGES = {
-    "en": {"hcli.err.no_data": "No history here: {path} does not exist (use --data-dir).",
-           "hcli.err.data": "Cannot use the data directory: {reason}",
-           "hcli.err.write": "Cannot write {path} ({reason}).",
-           "hcli.err.format": "Cannot tell the format of {path}: name it .csv or .json, or use --format."},
-    "de": {"hcli.err.no_data": "Hier gibt es keinen Verlauf: {path} existiert nicht (--data-dir angeben).",
-           "hcli.err.data": "Das Datenverzeichnis ist nicht nutzbar: {reason}",
-           "hcli.err.write": "{path} kann nicht geschrieben werden ({reason}).",
-           "hcli.err.format": "Das Format von {path} ist unklar: Endung .csv oder .json verwenden oder --format angeben."},
-    "fr": {"hcli.err.no_data": "Pas d’historique ici : {path} n’existe pas (indiquez --data-dir).",
-           "hcli.err.data": "Le répertoire de données est inutilisable : {reason}",
-           "hcli.err.write": "Impossible d’écrire {path} ({reason}).",
-           "hcli.err.format": "Format de {path} inconnu : nommez-le .csv ou .json, ou utilisez --format."},
-}
-
 
 def parser() -> argparse.ArgumentParser:
     from companion.cli import default_data_dir
@@ -45,10 +30,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _t(lang: str, key: str, **params: object) -> str:
-    if key in MESSAGES["en"]:
-        text = MESSAGES.get(lang, MESSAGES["en"]).get(key, MESSAGES["en"][key])
-        return text.format(**params)
-    return history.t(lang, key, **params)
+    return i18n.t(lang, key, **params)
 
 
 def main(argv: list[str]) -> int:

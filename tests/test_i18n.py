@@ -150,7 +150,8 @@ def test_plural_forms_for_the_games_fit_their_catalogs(tmp_path):
         cat = as_plurals(games()[gid].MESSAGES, forms)
         assert problems(cat) == [], gid
         assert all(isinstance(cat[lang][k], Plural) for k in forms for lang in i18n.LANGS), gid
-    core = as_plurals({lang: {k: str(v) for k, v in CORE[lang].items()} for lang in i18n.LANGS}, plural_forms.CORE)
+    core = as_plurals({lang: {k: str(v) for k, v in CORE[lang].items()} for lang in i18n.LANGS},
+                      {**plural_forms.CORE, **plural_forms.HISTORY})
     assert {lang: [tuple(getattr(v, "forms", (v,))) for v in core[lang].values()] for lang in i18n.LANGS} == {
         lang: [tuple(getattr(v, "forms", (v,))) for v in CORE[lang].values()] for lang in i18n.LANGS}
 

@@ -122,3 +122,27 @@ QUOVADIS = {
 }
 
 GAMES = {"lutece": LUTECE, "lutetia": LUTETIA, "quovadis": QUOVADIS, "sealed_vote": {}}  # --forms tools.plural_forms:GAMES.<id>
+
+# companion/i18n/locale/<lang>/LC_MESSAGES/history.po (companion/history.py's counts)
+HISTORY = {
+    "hist.imported": ("n", {
+        "en": '{n} game imported ({dup} already there).',
+        "de": '{n} Partie importiert ({dup} schon vorhanden).',
+        "fr": '{n} partie importée (déjà là : {dup}).',
+    }),
+    "hist.exported": ("n", {
+        "en": '{n} game exported to {path}.',
+        "de": '{n} Partie nach {path} exportiert.',
+        "fr": '{n} partie exportée vers {path}.',
+    }),
+    "hist.games": ("n", {
+        "en": '{n} game',
+        "de": '{n} Partie',
+        "fr": '{n} partie',
+    }),
+    "hist.wins": ("n", {
+        "en": '{n} win',
+        "de": '{n} Sieg',
+        "fr": '{n} victoire',
+    }),
+}
