@@ -43,7 +43,7 @@ def _head(ctx: UiContext, v: dict[str, Any], size: int) -> list[ft.Control]:
     ]
 
 
-def _slot_tile(ctx: UiContext, s: dict[str, Any], big: bool) -> ft.Control:
+def _slot_tile(ctx: kit.Look, s: Any, big: bool) -> ft.Control:
     kind = ctx.t(f"lutece.kind.{s['kind']}")
     cost = ctx.t("lutece.ui.cost_pending") if s["pending"] else ctx.t("lutece.ui.cost", cost=s["cost"])
     lines: list[ft.Control] = [
@@ -64,10 +64,16 @@ def _slot_tile(ctx: UiContext, s: dict[str, Any], big: bool) -> ft.Control:
 
 
 def _board(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
-    return ctx.part(("part:board", v["slots"], v["bank"], v["decks"], big), lambda: _board_card(ctx, v, big))
+    f = ctx.frozen_view()
+    return Board(ctx.look, f["slots"], f["bank"], f["decks"], big)
 
 
-def _board_card(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
+@kit.component
+def Board(look: kit.Look, slots: tuple[Any, ...], bank: int | None, decks: kit.Frozen, big: bool) -> ft.Control:
+    return _board_card(look, {"slots": slots, "bank": bank, "decks": decks}, big)
+
+
+def _board_card(ctx: kit.Look, v: Any, big: bool) -> ft.Control:
     tiles = [_slot_tile(ctx, s, big) for s in v["slots"]]
     extra: list[ft.Control] = []
     if v["bank"] is not None:
@@ -81,7 +87,7 @@ def _board_card(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
     return kit.card(ft.Row(tiles, wrap=True, spacing=8, run_spacing=8), *extra)
 
 
-def _face_down(ctx: UiContext, p: dict[str, Any]) -> str:
+def _face_down(ctx: kit.Look, p: Any) -> str:
     if not p["cards_down"]:
         return ctx.t("lutece.ui.no_cards_yet")
     if p["stakes"] is None:
@@ -92,13 +98,17 @@ def _face_down(ctx: UiContext, p: dict[str, Any]) -> str:
 def _players(ctx: UiContext, v: dict[str, Any], big: bool, face_down: bool = True) -> ft.Control:
     choosing = v["phase"] == "choose"
     # One part per player: a lock or a bribe redraws that player's row only.
-    rows = [ctx.part(("part:player", p, choosing, big, face_down),
-                     lambda p=p: _player_row(ctx, p, choosing, big, face_down), key=f"p{p['seat']}")
-            for p in v["players"]]
+    rows = [PlayerRow(ctx.look, p, choosing, big, face_down, key=f"p{p['seat']}")
+            for p in ctx.frozen_view()["players"]]
     return kit.card(kit.title(ctx.t("lutece.ui.players"), 20), *rows)
 
 
-def _player_row(ctx: UiContext, p: dict[str, Any], choosing: bool, big: bool, face_down: bool) -> ft.Control:
+@kit.component
+def PlayerRow(look: kit.Look, p: kit.Frozen, choosing: bool, big: bool, face_down: bool) -> ft.Control:
+    return _player_row(look, p, choosing, big, face_down)
+
+
+def _player_row(ctx: kit.Look, p: Any, choosing: bool, big: bool, face_down: bool) -> ft.Control:
     taken = ", ".join(t["slot"] for t in p["taken"]) or "–"
     pills: list[ft.Control] = []
     if p["start"]:
@@ -140,9 +150,12 @@ def _resolution(ctx: UiContext, v: dict[str, Any], big: bool) -> list[ft.Control
 def _log(ctx: UiContext, v: dict[str, Any], n: int = 8) -> list[ft.Control]:
     if not v["log"]:
         return []
-    tail = v["log"][-n:]
-    return [ctx.part(("part:log", tail), lambda: kit.card(kit.title(ctx.t("lutece.ui.log"), 18),
-                                                            *[ft.Text(ctx.msg(e), size=14) for e in reversed(tail)]))]
+    return [Log(ctx.look, ctx.frozen_view()["log"][-n:])]
+
+
+@kit.component
+def Log(look: kit.Look, tail: tuple[Any, ...]) -> ft.Control:
+    return kit.card(kit.title(look.t("lutece.ui.log"), 18), *[ft.Text(look.msg(e), size=14) for e in reversed(tail)])
 
 
 def _cost_buttons(ctx: UiContext, slot: str, current: int | None, wrap: bool = True) -> ft.Control:

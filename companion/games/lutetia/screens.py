@@ -23,11 +23,11 @@ def _sub(text: str, size: int = 15) -> ft.Text:
     return ft.Text(text, size=size, color=ft.Colors.ON_SURFACE_VARIANT)
 
 
-def _card_name(ctx: UiContext, card: str) -> str:
+def _card_name(ctx: UiContext | kit.Look, card: str) -> str:
     return ctx.t(f"lutetia.card.{card}") if card in ("M", "R") else card
 
 
-def _cards(ctx: UiContext, cards: list[str]) -> str:
+def _cards(ctx: UiContext | kit.Look, cards: list[str]) -> str:
     return ", ".join(_card_name(ctx, c) for c in cards) or ctx.t("lutetia.ui.none")
 
 
@@ -76,11 +76,16 @@ def _header(ctx: UiContext, v: dict[str, Any], size: int) -> list[ft.Control]:
 
 def _track(ctx: UiContext, v: dict[str, Any], cell: int) -> ft.Control:
     """The board, redrawn only when Miraculix or Asterix moves."""
-    return ctx.part(("part:track", v["areas"], v["miraculix"], v["asterix"], cell),
-                    lambda: _track_card(ctx, v, cell))
+    f = ctx.frozen_view()
+    return Track(ctx.look, f["areas"], f["miraculix"], f["asterix"], cell)
 
 
-def _track_card(ctx: UiContext, v: dict[str, Any], cell: int) -> ft.Control:
+@kit.component
+def Track(look: kit.Look, areas: tuple[Any, ...], miraculix: int, asterix: int | None, cell: int) -> ft.Control:
+    return _track_card(look, {"areas": areas, "miraculix": miraculix, "asterix": asterix}, cell)
+
+
+def _track_card(ctx: kit.Look, v: Any, cell: int) -> ft.Control:
     """The board: five area rows of ten spaces (+ the virtual 51–55), Miraculix and Asterix marked."""
     rows: list[ft.Control] = []
     m, a = v["miraculix"], v["asterix"]
@@ -96,7 +101,7 @@ def _track_card(ctx: UiContext, v: dict[str, Any], cell: int) -> ft.Control:
     return kit.card(*rows)
 
 
-def _cell(ctx: UiContext, n: int, colour: str, m: int, a: int | None, size: int,
+def _cell(ctx: kit.Look, n: int, colour: str, m: int, a: int | None, size: int,
           faded: bool = False) -> ft.Control:
     mark = ctx.t("lutetia.ui.mark_m") if n == m else (ctx.t("lutetia.ui.mark_a") if n == a else "")
     label = f"{n}\n{mark}" if mark else str(n)
@@ -131,11 +136,18 @@ def _reveals(ctx: UiContext, v: dict[str, Any], big: bool) -> list[ft.Control]:
 
 
 def _players(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
-    return ctx.part(("part:players", v["seats"], v["turn"], v["mod_pile"], v["mod_discard"], big),
-                    lambda: _players_card(ctx, v, big))
+    f = ctx.frozen_view()
+    return Players(ctx.look, f["seats"], f["turn"], f["mod_pile"], f["mod_discard"], big)
 
 
-def _players_card(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
+@kit.component
+def Players(look: kit.Look, seats: tuple[Any, ...], turn: int | None, mod_pile: int, mod_discard: int,
+            big: bool) -> ft.Control:
+    return _players_card(look, {"seats": seats, "turn": turn, "mod_pile": mod_pile, "mod_discard": mod_discard},
+                         big)
+
+
+def _players_card(ctx: kit.Look, v: Any, big: bool) -> ft.Control:
     rows: list[ft.Control] = [kit.title(ctx.t("lutetia.ui.players"), 20)]
     for s in v["seats"]:
         pills: list[ft.Control] = []
@@ -158,12 +170,16 @@ def _players_card(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
 
 
 def _log(ctx: UiContext, v: dict[str, Any], n: int) -> list[ft.Control]:
-    items = v["log"][-n:]
+    items = ctx.frozen_view()["log"][-n:]
     if not items:
         return []
-    return [ctx.part(("part:log", items), lambda: kit.card(
-        ft.Text(ctx.t("lutetia.ui.log"), size=16, weight=ft.FontWeight.BOLD),
-        *[_sub(ctx.msg(e), 14) for e in reversed(items)]))]
+    return [Log(ctx.look, items)]
+
+
+@kit.component
+def Log(look: kit.Look, items: tuple[Any, ...]) -> ft.Control:
+    return kit.card(ft.Text(look.t("lutetia.ui.log"), size=16, weight=ft.FontWeight.BOLD),
+                    *[_sub(look.msg(e), 14) for e in reversed(items)])
 
 
 # --------------------------------------------------------------------------- phone
