@@ -19,6 +19,7 @@ instead (`component`): Flet's memo compares their arguments and passes them over
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ParamSpec
@@ -71,14 +72,44 @@ class Frozen(dict):  # type: ignore[type-arg]
     __hash__ = None  # type: ignore[assignment]
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def freeze(value: Any) -> Any:
     """A game's view (dicts, lists, plain values) as an immutable prop: dicts become `Frozen`,
     lists tuples. Equal exactly when the data is equal (note: as in Python, True == 1)."""
+    t = type(value)
+    if t is dict:
+        return Frozen({k: v if type(v) in _PLAIN else freeze(v) for k, v in value.items()})
+    if t is list or t is tuple:
+        return tuple(v if type(v) in _PLAIN else freeze(v) for v in value)
+    if t is Frozen or t in _PLAIN:
+        return value
     if isinstance(value, dict):
         return Frozen({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
         return tuple(freeze(v) for v in value)
     return value
+
+
+_ENTRIES: weakref.WeakKeyDictionary[Any, dict[str, dict[int, tuple[Any, Any]]]] = weakref.WeakKeyDictionary()
+
+
+def freeze_entries(table: Any, kind: str, items: list[Any]) -> tuple[Any, ...]:
+    """`items` – entries of an append-only list of the state (base.clone's `append_only`: a
+    history of rounds, a log; never changed once written, shared by every later state) – frozen,
+    each entry once for the table's life (by identity) instead of once per state and screen."""
+    per_table = _ENTRIES.setdefault(table, {})
+    old = per_table.get(kind, {})
+    new: dict[int, tuple[Any, Any]] = {}
+    out = []
+    for item in items:
+        hit = old.get(id(item))
+        frozen = hit[1] if hit is not None and hit[0] is item else freeze(item)
+        new[id(item)] = (item, frozen)  # (the entry held, so that its id is not reused meanwhile)
+        out.append(frozen)
+    per_table[kind] = new
+    return tuple(out)
 
 
 class Handlers:

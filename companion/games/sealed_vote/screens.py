@@ -40,12 +40,11 @@ def _results(ctx: UiContext | kit.Look, res: Any, big: bool = False) -> list[ft.
 
 def _frozen_history(ctx: UiContext, skip_latest: bool = False) -> tuple[Any, ...]:
     """The past rounds as an immutable prop, made once per state for all screens of the table
-    (every seat's view holds the same history, all of it public): freezing a long evening's
-    history on each screen, several times per change, made late reveals slower."""
-    def make() -> tuple[Any, ...]:
-        items = ctx.view["history"]
-        return kit.freeze(items[1:] if skip_latest else items)  # type: ignore[no-any-return]
-    return ctx.table.memo(f"sv.history:{skip_latest}", make)  # type: ignore[no-any-return]
+    (every seat's view holds the same history, all of it public), each round frozen once for
+    the table's life (kit.freeze_entries: the history is append-only)."""
+    rounds: tuple[Any, ...] = ctx.table.memo(
+        "sv.history", lambda: kit.freeze_entries(ctx.table, "sv.history", ctx.view["history"]))
+    return rounds[1:] if skip_latest else rounds
 
 
 def _history(ctx: UiContext, view: dict[str, Any], skip_latest: bool) -> list[ft.Control]:
@@ -79,16 +78,22 @@ def phone_props(ctx: UiContext) -> dict[str, Any]:
     """What a phone's game part shows of the view: not who else has chosen (the seat list shows
     that), so another player's choice does not redraw this part – but, once this phone has
     locked, whom it waits for."""
-    view = ctx.frozen_view()
+    view = ctx.view
     rnd = view["round"]
     keep = ("revealed", "mine", "my_locked", "seats", "locked") if rnd.get("my_locked") else \
         ("revealed", "mine", "my_locked")
-    return {**view, "round": kit.Frozen({k: rnd.get(k) for k in keep}), "history": _frozen_history(ctx)}
+    return {**_frozen_rest(ctx), "round": kit.freeze({k: rnd.get(k) for k in keep}),
+            "history": _frozen_history(ctx)}
+
+
+def _frozen_rest(ctx: UiContext) -> dict[str, Any]:
+    """The view but its history, frozen (the history is frozen once for all screens)."""
+    return {k: kit.freeze(v) for k, v in ctx.view.items() if k != "history"}
 
 
 def public_props(ctx: UiContext) -> dict[str, Any]:
     """What the host's (and a spectator's) game part shows of the view, the history shared."""
-    return {**ctx.frozen_view(), "history": _frozen_history(ctx)}
+    return {**_frozen_rest(ctx), "history": _frozen_history(ctx)}
 
 
 def phone(ctx: UiContext) -> list[ft.Control]:
