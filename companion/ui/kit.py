@@ -28,7 +28,7 @@ import flet as ft
 from flet.components.utils import _CURRENT_RENDERER  # pinned flet==1.0.5
 
 from companion import i18n, settings
-from companion.games.base import RuleError
+from companion.games.base import Result, RuleError
 from companion.table.store import StoreError
 from companion.table.table import Table
 from companion.ui import flet_fast
@@ -372,6 +372,20 @@ class UiContext:
 
     def colour(self, seat: int | None) -> str:
         return self.look.colour(seat)
+
+    def outcome(self) -> Result | None:
+        """The game's result in the one shape of every game (base.Result: ranks, scores,
+        winners, breakdown, tie_break; `spec.outcome(state)`), worked out once per state."""
+        t = self.table
+        if t.state is None:
+            return None
+        from companion.games import spec
+
+        def make() -> Result | None:
+            gid = getattr(t, "game_id", None)
+            return spec(gid).outcome(t.state) if gid else t.game.outcome(t.state)
+        memo = getattr(t, "memo", None)  # (a test's stand-in table may have none)
+        return memo("outcome", make) if memo is not None else make()
 
     def frozen_view(self) -> Any:
         """This seat's view as an immutable prop (freeze), worked out once per state and seat."""

@@ -11,6 +11,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.games.base import Result
 from companion.ui import kit
 from companion.ui.kit import UiContext
 
@@ -466,16 +467,17 @@ def _host_scoring(ctx: UiContext, v: dict[str, Any], ha: list[dict[str, Any]]) -
 def result(ctx: UiContext) -> list[ft.Control]:
     v = ctx.view
     res = v.get("result") if v else None
-    if not res:
+    oc = ctx.outcome() if res else None  # ranks, scores, winners, breakdown, tie-break: base.Result
+    if not res or oc is None:
         out: list[ft.Control] = [kit.card(ft.Text(ctx.t("lutece.ui.no_result"), size=18))]
         if v:
             out.append(_players(ctx, v, big=False))
         return out
     players = res["players"]
-    winners = ", ".join(players[w]["name"] for w in res["winners"])
+    winners = ", ".join(players[w]["name"] for w in oc.winners)
     out = [kit.title(ctx.t("lutece.ui.winner", names=winners), 28)]
-    if res.get("tie_break_key"):
-        out.append(ft.Text(ctx.t(res["tie_break_key"]), size=17, italic=True))
+    if oc.tie_break:
+        out.append(ft.Text(ctx.t(oc.tie_break), size=17, italic=True))
     # table
     # the total right after the name: on a phone the rest of the table scrolls sideways
     cols = [ft.DataColumn(ft.Text("#")), ft.DataColumn(ft.Text(ctx.t("lutece.ui.player"))),
@@ -485,20 +487,20 @@ def result(ctx: UiContext) -> list[ft.Control]:
     cols += [ft.DataColumn(ft.Text(ctx.t("lutece.score.places")), numeric=True),
              ft.DataColumn(ft.Text(ctx.t("lutece.score.gold_points")), numeric=True)]
     rows = []
-    for i in res["ranking"]:
-        p = players[i]
-        cells = [ft.DataCell(ft.Text(str(p["rank"]))), ft.DataCell(ft.Text(p["name"], weight=ft.FontWeight.BOLD)),
-                 ft.DataCell(ft.Text(str(p["total"]), weight=ft.FontWeight.BOLD))]
+    for i in res["ranking"]:  # (the order, the counts and the gold: the game's own extras)
+        p, points = players[i], oc.breakdown[i]
+        cells = [ft.DataCell(ft.Text(str(oc.ranks[i]))), ft.DataCell(ft.Text(p["name"], weight=ft.FontWeight.BOLD)),
+                 ft.DataCell(ft.Text(str(oc.scores[i]), weight=ft.FontWeight.BOLD))]
         for r in RESOURCES:
-            rr = p["resources"][r]
-            cells.append(ft.DataCell(ft.Text(ctx.t("lutece.ui.count_points", count=rr["count"],
-                                                   points=rr["points"]))))
-        cells += [ft.DataCell(ft.Text(str(p["places"]))),
-                  ft.DataCell(ft.Text(ctx.t("lutece.ui.gold_points", gold=p["gold"], points=p["gold_points"])))]
+            cells.append(ft.DataCell(ft.Text(ctx.t("lutece.ui.count_points", count=p["resources"][r]["count"],
+                                                   points=points[f"lutece.res.{r}"]))))
+        cells += [ft.DataCell(ft.Text(str(points["lutece.score.places"]))),
+                  ft.DataCell(ft.Text(ctx.t("lutece.ui.gold_points", gold=p["gold"],
+                                            points=points["lutece.score.gold_points"])))]
         rows.append(ft.DataRow(cells=cells))
     out.append(kit.card(ft.Row([ft.DataTable(columns=cols, rows=rows, column_spacing=16)],
                                scroll=ft.ScrollMode.AUTO), _sub(ctx.t("lutece.ui.cells"), 14)))
-    out.append(_chart(ctx, res))
+    out.append(_chart(ctx, res, oc))
     notes: list[ft.Control] = []
     for r in RESOURCES:
         info = res["resources"][r]
@@ -513,10 +515,10 @@ def result(ctx: UiContext) -> list[ft.Control]:
     return out
 
 
-def _chart(ctx: UiContext, res: dict[str, Any]) -> ft.Control:
+def _chart(ctx: UiContext, res: dict[str, Any], oc: Result) -> ft.Control:
     """Stacked bars with flex widths, so they fit a phone and a laptop alike."""
     chart = res["chart"]
-    best = max([p["total"] for p in res["players"]] + [1])
+    best = max([s for s in oc.scores if s is not None] + [1])
     rows: list[ft.Control] = []
     for i in res["ranking"]:  # same order as the table
         label = chart["labels"][i]
@@ -526,12 +528,12 @@ def _chart(ctx: UiContext, res: dict[str, Any]) -> ft.Control:
             if val > 0:
                 segs.append(ft.Container(expand=val, height=26, bgcolor=RES_COLOURS.get(s["key"], ft.Colors.GREY),
                                          tooltip=f"{ctx.t(s['key'])}: {val}"))
-        rest = best - res["players"][i]["total"]
+        rest = best - (oc.scores[i] or 0)
         if rest > 0:
             segs.append(ft.Container(expand=rest, height=26))
         rows.append(ft.Row([ft.Text(label, size=15, width=80, no_wrap=True),
                             ft.Container(content=ft.Row(segs, spacing=1), expand=True),
-                            ft.Text(str(res["players"][i]["total"]), size=16, weight=ft.FontWeight.BOLD, width=36)],
+                            ft.Text(str(oc.scores[i]), size=16, weight=ft.FontWeight.BOLD, width=36)],
                            spacing=8))
     legend = ft.Row([ft.Row([ft.Container(width=14, height=14, bgcolor=RES_COLOURS.get(s["key"])),
                              ft.Text(ctx.t(s["key"]), size=13)], spacing=4, tight=True) for s in chart["series"]],

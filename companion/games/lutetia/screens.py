@@ -441,10 +441,11 @@ def result(ctx: UiContext) -> list[ft.Control]:
     left, the fulfilled plans and the tie-break; the whole game log on request."""
     v = ctx.view
     res = v.get("result")
-    if not res:
+    oc = ctx.outcome() if res else None  # ranks, fulfilled plans, winners, mods left: base.Result
+    if not res or oc is None:
         return [_players(ctx, v, big=ctx.seat is None)]
     big = ctx.seat is None
-    names = ", ".join(ctx.name(s) for s in res["winners"])
+    names = ", ".join(ctx.name(s) for s in oc.winners)
     head = ctx.t("lutetia.ui.winners_shared" if res["shared"] else "lutetia.ui.winner", names=names)
     by_seat = {r["seat"]: r for r in res["seats"]}
     rows: list[ft.Control] = [
@@ -452,28 +453,30 @@ def result(ctx: UiContext) -> list[ft.Control]:
                 ft.Text(head, size=30 if big else 26, weight=ft.FontWeight.BOLD, expand=True)], spacing=8),
         _sub(ctx.t("lutetia.ui.final_pos", m=v["miraculix"]), 18 if big else 15),
     ]
-    if not big and ctx.seat in by_seat:
-        rows.append(ft.Text(ctx.t("lutetia.ui.your_place", rank=by_seat[ctx.seat]["rank"], n=len(res["seats"])),
+    if not big and ctx.seat is not None and 0 <= ctx.seat < len(oc.ranks):
+        rows.append(ft.Text(ctx.t("lutetia.ui.your_place", rank=oc.ranks[ctx.seat], n=len(oc.ranks)),
                             size=20, weight=ft.FontWeight.W_600))
-    for seat in res["ranking"]:
-        rows.append(_score_row(ctx, by_seat[seat], mine=seat == ctx.seat, big=big))
+    for seat in res["ranking"]:  # (the order, the names, the plans' labels, the tie-break lines: the game's own)
+        rows.append(_score_row(ctx, by_seat[seat], oc.ranks[seat], oc.scores[seat],
+                               oc.breakdown[seat]["mods_left"], mine=seat == ctx.seat, big=big))
     return [kit.card(*rows, padding=12), *_full_log(ctx, v)]
 
 
-def _score_row(ctx: UiContext, r: dict[str, Any], mine: bool, big: bool) -> ft.Control:
+def _score_row(ctx: UiContext, r: dict[str, Any], rank: int, plans: Any, mods_left: int, mine: bool,
+               big: bool) -> ft.Control:
     seat = r["seat"]
     name = r["name"] + (f" ({ctx.t('ui.you')})" if mine else "")
     line: list[ft.Control] = [
-        ft.Text(ctx.t("lutetia.ui.rank", rank=r["rank"]), size=28 if big else 24, weight=ft.FontWeight.BOLD,
+        ft.Text(ctx.t("lutetia.ui.rank", rank=rank), size=28 if big else 24, weight=ft.FontWeight.BOLD,
                 width=48 if big else 40),
         kit.seat_dot(ctx.colour(seat), 22 if big else 20),
         ft.Text(name, size=24 if big else 20, weight=ft.FontWeight.W_600, expand=True),
     ]
-    if r["rank"] == 1:
+    if rank == 1:
         line.append(ft.Icon(ft.Icons.EMOJI_EVENTS, color=ft.Colors.AMBER_700, size=28 if big else 24))
     parts: list[ft.Control] = [
         ft.Row(line, spacing=8),
-        ft.Text(ctx.t("lutetia.ui.result_line", plans=r["fulfilled_count"], mods=r["mods_left"]),
+        ft.Text(ctx.t("lutetia.ui.result_line", plans=plans, mods=mods_left),
                 size=20 if big else 17, weight=ft.FontWeight.W_600),
         _sub(ctx.t("lutetia.ui.fulfilled_list", plans=", ".join(r["fulfilled_labels"]) or "–"), 17 if big else 15),
     ]
@@ -481,7 +484,7 @@ def _score_row(ctx: UiContext, r: dict[str, Any], mine: bool, big: bool) -> ft.C
         parts.append(_sub(ctx.msg(r["tiebreak"]), 17 if big else 15))
     return ft.Container(
         content=ft.Column(parts, spacing=4), padding=10, border_radius=10,
-        bgcolor=ft.Colors.AMBER_100 if r["rank"] == 1 else ft.Colors.SURFACE,
+        bgcolor=ft.Colors.AMBER_100 if rank == 1 else ft.Colors.SURFACE,
         border=ft.Border.all(3 if mine else 1, ctx.colour(seat) if mine else ft.Colors.OUTLINE_VARIANT),
     )
 

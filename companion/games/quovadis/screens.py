@@ -390,25 +390,28 @@ def _breakdown(ctx: UiContext, b: dict[str, Any]) -> str:
 def result(ctx: UiContext) -> list[ft.Control]:
     v = ctx.view
     r = v.get("result")
-    if not r:
+    oc = ctx.outcome() if r else None  # ranks, laurels, the winner, the tie-break: base.Result
+    if not r or oc is None:
         return [ft.Text(ctx.t("quovadis.ui.no_result"), size=18)]
     out: list[ft.Control] = [ft.Text(ctx.t("quovadis.log.end"), size=18, weight=ft.FontWeight.BOLD)]
-    if r["winner"] is not None:
+    for winner in oc.winners:
         head: list[ft.Control] = [
-            ft.Row([kit.seat_dot(ctx.colour(r["winner"]), 30),
-                    kit.title(ctx.t("quovadis.ui.winner", player=ctx.name(r["winner"])), 30)], spacing=12),
+            ft.Row([kit.seat_dot(ctx.colour(winner), 30),
+                    kit.title(ctx.t("quovadis.ui.winner", player=ctx.name(winner)), 30)], spacing=12),
             ft.Text(ctx.t("quovadis.ui.win_rule"), size=16)]
-        if r["tie_break"] == "arrival":
-            head.append(ft.Text(ctx.t("quovadis.ui.tie_note"), size=16, italic=True))
+        if oc.tie_break:
+            head.append(ft.Text(ctx.t(oc.tie_break), size=16, italic=True))
         out.append(kit.card(*head, bgcolor=ft.Colors.AMBER_100))
     rows: list[ft.Control] = []
-    for row in r["ranking"]:
+    for row in r["ranking"]:  # (the order, qualification and the breakdown's chips: the game's own)
+        seat = row["seat"]
         status = (ctx.t("quovadis.ui.qualified", count=row["in_senate"], n=row["first_arrival"] + 1)
                   if row["qualified"] else ctx.t("quovadis.ui.not_qualified"))
         rows.append(ft.Row([
             kit.seat_dot(ctx.colour(row["seat"]), 22),
             ft.Column([
-                ft.Text(ctx.t("quovadis.ui.rank_row", rank=row["rank"], player=row["name"], total=row["total"]),
+                ft.Text(ctx.t("quovadis.ui.rank_row", rank=oc.ranks[seat], player=row["name"],
+                              total=oc.scores[seat]),
                         size=20, weight=ft.FontWeight.BOLD),
                 ft.Text(status, size=16, color=ft.Colors.GREEN_800 if row["qualified"] else ft.Colors.RED_800),
                 ft.Text(_breakdown(ctx, row["breakdown"]), size=15, color=MUTED),
