@@ -4,16 +4,17 @@ Screens are rebuilt from data (`view(state, seat)` of the game, the table's publ
 every change; nothing here knows a game rule. Game screens live in companion/games/<id>/screens.py
 and get a `UiContext`.
 
-A screen is cut into *parts* (`part(sig, build)`): a part is a memoised Flet component whose
-controls are built again only when its signature – the data it shows – changes. A change at
-the table (a lock, a reveal) therefore rebuilds and diffs only the parts that show it; every
-other part is passed over by identity. That keeps a reveal cheap on each of the table's
-screens, and keeps what a player is typing in one part from being redrawn by another player's
-action.
+A screen is cut into *parts*, each a Flet component of immutable props (`component`): Flet's
+memo compares a part's arguments with its last render's and passes it over, controls and
+handlers kept, when all are equal. A change at the table (a lock, a reveal) therefore rebuilds
+and diffs only the parts that show it, and what a player is typing in one part is not redrawn
+by another player's action. A part draws only from its props (no hand-made signature beside
+them), so there is no list of fields to forget: what it is not given it cannot draw.
 
-The screen's own fixed parts (companion/ui/views/) are Flet components of immutable props
-instead (`component`): Flet's memo compares their arguments and passes them over when equal.
-`part` stays for the game modules (companion/games/*/screens.py), whose parts sign the data they show.
+The game modules' props: `Look` (language, seat, host or not, the players' names and colours)
+and data frozen from the view (`freeze`, `UiContext.frozen_view`: read-only dicts and tuples,
+compared with ==); `Handlers` for what a tap does (never for what is drawn). The game's part
+and the seat list are also redrawn on their own, ahead of the rest of the screen (`Slot`).
 """
 
 from __future__ import annotations
