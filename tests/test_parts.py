@@ -340,3 +340,24 @@ def test_every_seat_colour_has_its_own_mark() -> None:
     assert len(set(marks)) == len(COLOURS)
     for c in COLOURS:
         assert kit.seat_dot(c, 22).content is not None
+
+
+async def test_a_locked_phone_says_whom_it_still_waits_for() -> None:
+    """After this phone locked, "Waiting for …" follows the other players' locks (the phone's
+    part's props hold who has locked once it shows them; before, it kept the first list)."""
+    t, tokens, server, pubsub = await _table(3)
+    phone, = await H.open_table(server, pubsub, t, tokens[:1], host=False)
+    for tok in tokens:
+        await t.request(tok, {"op": "act", "action": {"type": "submit", "value": 3}})
+    await t.request(tokens[0], {"op": "act", "action": {"type": "lock"}})
+    await H.quiet([phone])
+
+    def texts() -> list[str]:
+        assert phone.session is not None
+        return [c.value for c in walk(phone.session.page.views) if isinstance(c, ft.Text)]
+    assert i18n.t("en", "ui.waiting_for", names=i18n.t("en", "ui.list_and", first="P2", last="P3")) in texts()
+    await t.request(tokens[1], {"op": "act", "action": {"type": "lock"}})
+    await H.quiet([phone])
+    assert i18n.t("en", "ui.waiting_for", names="P3") in texts(), texts()
+    phone.close()
+    await asyncio.sleep(0)
