@@ -388,6 +388,16 @@ class UiContext:
         memo = getattr(t, "memo", None)  # (a test's stand-in table may have none)
         return memo("outcome", make) if memo is not None else make()
 
+    def frozen_legal(self) -> tuple[Any, ...]:
+        """This seat's legal actions as an immutable prop, worked out once per state and seat."""
+        legal = self.legal
+        memo = getattr(self.table, "memo", None)
+        if memo is not None:
+            made, frozen = memo(f"frozen legal:{self.seat}:{self.is_host}", lambda: (legal, freeze(legal)))
+            if made is legal:
+                return frozen  # type: ignore[no-any-return]
+        return freeze(legal)  # type: ignore[no-any-return]
+
     def frozen_view(self) -> Any:
         """This seat's view as an immutable prop (freeze), worked out once per state and seat."""
         view = self.view

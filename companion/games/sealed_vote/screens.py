@@ -77,23 +77,26 @@ def _past_round(ctx: UiContext | kit.Look, h: Any) -> ft.Control:
 def phone_props(ctx: UiContext) -> dict[str, Any]:
     """What a phone's game part shows of the view: not who else has chosen (the seat list shows
     that), so another player's choice does not redraw this part – but, once this phone has
-    locked, whom it waits for."""
-    view = ctx.view
-    rnd = view["round"]
-    keep = ("revealed", "mine", "my_locked", "seats", "locked") if rnd.get("my_locked") else \
-        ("revealed", "mine", "my_locked")
-    return {**_frozen_rest(ctx), "round": kit.freeze({k: rnd.get(k) for k in keep}),
-            "history": _frozen_history(ctx)}
+    locked, whom it waits for. Worked out once per state and seat."""
+    def make() -> dict[str, Any]:
+        rnd = ctx.view["round"]
+        keep = ("revealed", "mine", "my_locked", "seats", "locked") if rnd.get("my_locked") else \
+            ("revealed", "mine", "my_locked")
+        return {**_frozen_rest(ctx), "round": kit.freeze({k: rnd.get(k) for k in keep}),
+                "history": _frozen_history(ctx)}
+    return ctx.table.memo(f"sv.phone_props:{ctx.seat}", make)  # type: ignore[no-any-return]
 
 
 def _frozen_rest(ctx: UiContext) -> dict[str, Any]:
-    """The view but its history, frozen (the history is frozen once for all screens)."""
-    return {k: kit.freeze(v) for k, v in ctx.view.items() if k != "history"}
+    """The view but its history (frozen once for all screens) and the round (per screen), frozen."""
+    return {k: kit.freeze(v) for k, v in ctx.view.items() if k not in ("history", "round")}
 
 
 def public_props(ctx: UiContext) -> dict[str, Any]:
-    """What the host's (and a spectator's) game part shows of the view, the history shared."""
-    return {**_frozen_rest(ctx), "history": _frozen_history(ctx)}
+    """What the host's (and a spectator's) game part shows of the view, the history shared;
+    once per state."""
+    return ctx.table.memo("sv.public_props", lambda: {  # type: ignore[no-any-return]
+        **_frozen_rest(ctx), "round": kit.freeze(ctx.view["round"]), "history": _frozen_history(ctx)})
 
 
 def phone(ctx: UiContext) -> list[ft.Control]:
@@ -205,20 +208,20 @@ def AskForm(look: kit.Look, mode: str, gens: tuple[int, ...], hands: kit.Handler
     ctx = hands.ctx
     loc = ctx.local
 
-    question = kit.field(ctx, "q", lambda value: ft.TextField(label=ctx.t("sv.opt.question"), value=value))
+    question = kit.field(ctx, "q", lambda value: ft.TextField(label=look.t("sv.opt.question"), value=value))
 
-    async def mode_changed(mode: str) -> None:
-        loc["mode"] = mode
+    async def mode_changed(chosen: str) -> None:
+        loc["mode"] = chosen
         await ctx.rerender()
     # A row of two buttons (both visible, one tap), as in the create form.
-    mode = kit.choice_row(ctx.t("sv.opt.mode"), [("choice", ctx.t("sv.mode.choice")),
-                                                 ("number", ctx.t("sv.mode.number"))],
-                          loc["mode"], mode_changed)
-    if loc["mode"] == "choice":
-        detail = kit.field(ctx, "choices", lambda value: ft.TextField(label=ctx.t("sv.opt.choices"), value=value))
+    mode_row = kit.choice_row(look.t("sv.opt.mode"), [("choice", look.t("sv.mode.choice")),
+                                                     ("number", look.t("sv.mode.number"))],
+                              mode, mode_changed)
+    if mode == "choice":
+        detail = kit.field(ctx, "choices", lambda value: ft.TextField(label=look.t("sv.opt.choices"), value=value))
     else:
         detail = ft.Row([kit.field(ctx, k, lambda value, k=k: ft.TextField(
-            label=ctx.t(f"sv.opt.{k}"), value=value, width=140, keyboard_type=ft.KeyboardType.NUMBER))
+            label=look.t(f"sv.opt.{k}"), value=value, width=140, keyboard_type=ft.KeyboardType.NUMBER))
             for k in ("min", "max")])
 
     def as_int(s: str) -> Any:
@@ -235,8 +238,8 @@ def AskForm(look: kit.Look, mode: str, gens: tuple[int, ...], hands: kit.Handler
             action["min"], action["max"] = as_int(loc["min"]), as_int(loc["max"])
         await ctx.act(action)
 
-    return kit.card(kit.title(ctx.t("sv.ask_title"), 20), question, mode, detail,
-                    kit.button(ctx.t("ui.ask"), ask, icon=ft.Icons.SEND))
+    return kit.card(kit.title(look.t("sv.ask_title"), 20), question, mode_row, detail,
+                    kit.button(look.t("ui.ask"), ask, icon=ft.Icons.SEND))
 
 
 def result(ctx: UiContext) -> list[ft.Control]:

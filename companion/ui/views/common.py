@@ -85,13 +85,13 @@ def game_section(scr: Screen) -> tuple[tuple[Any, ...], Any] | None:
             show = mod.result if ended and hasattr(mod, "result") else mod.phone
             # A game may say what its phone part shows of the view (less than all of it).
             shown = mod.phone_props(ctx) if hasattr(mod, "phone_props") and not ended else ctx.frozen_view()
-            return ("phone", ctx.look, t.phase, shown, kit.freeze(ctx.legal), local), lambda: show(ctx)
+            return ("phone", ctx.look, t.phase, shown, ctx.frozen_legal(), local), lambda: show(ctx)
     else:
         ctx = scr.ctx(host_view=True)
     show = mod.result if ended and hasattr(mod, "result") else mod.host
     # A game may say what its public part shows of the view in a cheaper form.
     shown = mod.public_props(ctx) if hasattr(mod, "public_props") and not ended else ctx.frozen_view()
-    return ("public", ctx.look, t.phase, shown, kit.freeze(ctx.legal), local), lambda: show(ctx)
+    return ("public", ctx.look, t.phase, shown, ctx.frozen_legal(), local), lambda: show(ctx)
 
 
 def game_live(scr: Screen) -> ft.Control:
