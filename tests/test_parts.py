@@ -1,5 +1,5 @@
-"""Screens are cut into memoised parts (companion/ui/kit.py: part, field): a change at the table
-redraws only the parts that show it. Proved here on real Flet sessions (benchmarks/harness.py:
+"""Screens are cut into Flet components of immutable props (companion/ui/kit.py: component,
+field; the game modules' parts too): a change at the table redraws only the parts that show it. Proved here on real Flet sessions (benchmarks/harness.py:
 the same Session code the web server runs, over a connection that records what would be sent):
 
 * a value being typed is never overwritten by another player's action, even when Flet has put
@@ -28,11 +28,10 @@ from companion.ui import kit
 from companion.ui.screens import Screen, Server
 
 
-def name_of(sig: Any) -> str:
-    """The name a part was given: kit.part(("name", ...)), ctx.part(("name", ...)) or the props
-    tuple ("name", ...) of a slot (the seat list and its rows: companion/ui/views/seats.py)."""
-    outer = sig if isinstance(sig, tuple) else kit.signature_data(sig)[0]
-    return outer[5][0] if outer[0] == "ctx" else outer[0]
+def name_of(props: tuple[Any, ...]) -> str:
+    """The name of a slot's props ("name", ...): the game's part ("phone", "public":
+    companion/ui/views/common.py), the seat list and its rows (companion/ui/views/seats.py)."""
+    return str(props[0])
 
 
 def walk(c: Any) -> Any:
@@ -124,7 +123,8 @@ async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any)
     assert past == []  # no past round is drawn again on any of the 7 screens
     assert len(seat_rows) == 7  # on each screen: the one row of the player who locked, not the list
     assert not {"top", "print", "joincard", "controls", "part:round", "seat list"} & set(names), names
-    assert not {"TopBar", "PrintCard", "JoinCard", "HostControls", "SeatHeader"} & set(rendered), rendered
+    assert not {"TopBar", "PrintCard", "JoinCard", "HostControls", "SeatHeader", "History", "PastRound",
+                "AskForm", "_field"} & set(rendered), rendered
     # the game part: the locking phone's own and the host's count; the other phones' are unchanged
     assert names.count("phone") == 1 and names.count("public") == 1, names
     for c in clients:
@@ -267,16 +267,59 @@ async def test_history_signed_once_per_state_and_right_after_undo(monkeypatch: A
     await asyncio.sleep(0)
 
 
-def test_signature_equal_exactly_for_equal_data() -> None:
-    """A part is passed over when its data is equal, whether or not the data shares objects."""
+def test_frozen_props_equal_exactly_for_equal_data() -> None:
+    """A part is passed over when its data is equal, whether or not the data shares objects; a
+    prop built from a view cannot be changed in place."""
     name = "Ada " * 10
     shared = [name, name, {"k": name, "n": 3}]
     fresh = json.loads(json.dumps(shared))
-    assert kit.signature("x", shared) == kit.signature("x", fresh)
-    assert kit.signature("x", shared) != kit.signature("x", [name, name, {"k": name, "n": 4}])
-    assert kit.signature(("p", True)) != kit.signature(("p", 1))
-    assert kit.signature_data(kit.signature("x", shared)) == ["x", fresh]
-    assert kit.signature_data(kit.signature(ft.Colors.RED)) == ["red"]  # not marshal's: JSON
+    assert kit.freeze(("x", shared)) == kit.freeze(("x", fresh))
+    assert kit.freeze(("x", shared)) != kit.freeze(("x", [name, name, {"k": name, "n": 4}]))
+    frozen = kit.freeze(shared)
+    assert isinstance(frozen, tuple) and isinstance(frozen[2], kit.Frozen)
+    for change in (lambda: frozen[2].__setitem__("n", 4), lambda: frozen[2].update(n=4), lambda: frozen[2].pop("n")):
+        try:
+            change()
+        except TypeError:
+            continue
+        raise AssertionError("a frozen prop was changed")
+    assert frozen[2] == {"k": name, "n": 3}
+
+
+async def test_a_game_part_is_drawn_again_only_when_its_props_change(monkeypatch: Any) -> None:
+    """A game module's part (here LUTETIA's track, players and log – Flet components of props
+    built from the view) is drawn again by Flet when one of its props changes and passed over
+    when they are all equal, however the screen around it is drawn again."""
+    from companion.games.lutetia import screens as lt_ui
+    hub = Hub(MemoryStore())
+    server = Server(hub, "http://test")
+    t, tokens = H.make_table(hub, 3, game="lutetia")
+    pubsub = H.new_pubsub()
+    clients = await H.open_table(server, pubsub, t, tokens, host=True)
+    host = clients[-1]
+    await H.quiet(clients)
+    rendered: list[str] = []
+    real_render = Renderer.render
+    monkeypatch.setattr(Renderer, "render", lambda self, fn, *a, **k: rendered.append(fn.__name__)
+                        or real_render(self, fn, *a, **k))
+    tracks: list[Any] = []
+    monkeypatch.setattr(lt_ui, "_track_card", lambda look, v, cell, real=lt_ui._track_card:
+                        tracks.append(v["miraculix"]) or real(look, v, cell))
+    host.screen.render(force=True)  # the whole host screen again: its game part with equal props
+    await H.quiet(clients)
+    assert "Root" in rendered and not {"Track", "Players", "Log"} & set(rendered), rendered
+    assert tracks == []
+    rendered.clear()
+    await host.screen.set_lang("de")  # a changed prop (look: the language): all three drawn again
+    await H.quiet(clients)
+    assert {"Track", "Players", "Log"} <= set(rendered), rendered
+    assert len(tracks) == 1
+    assert host.session is not None
+    shown = [c.value for c in walk(host.session.page.views) if isinstance(c, ft.Text)]
+    assert i18n.t("de", "lutetia.ui.players") in shown and i18n.t("en", "lutetia.ui.players") not in shown
+    for c in clients:
+        c.close()
+    await asyncio.sleep(0)
 
 
 def test_seat_button_text_reads_on_every_seat_colour() -> None:
@@ -297,3 +340,24 @@ def test_every_seat_colour_has_its_own_mark() -> None:
     assert len(set(marks)) == len(COLOURS)
     for c in COLOURS:
         assert kit.seat_dot(c, 22).content is not None
+
+
+async def test_a_locked_phone_says_whom_it_still_waits_for() -> None:
+    """After this phone locked, "Waiting for …" follows the other players' locks (the phone's
+    part's props hold who has locked once it shows them; before, it kept the first list)."""
+    t, tokens, server, pubsub = await _table(3)
+    phone, = await H.open_table(server, pubsub, t, tokens[:1], host=False)
+    for tok in tokens:
+        await t.request(tok, {"op": "act", "action": {"type": "submit", "value": 3}})
+    await t.request(tokens[0], {"op": "act", "action": {"type": "lock"}})
+    await H.quiet([phone])
+
+    def texts() -> list[str]:
+        assert phone.session is not None
+        return [c.value for c in walk(phone.session.page.views) if isinstance(c, ft.Text)]
+    assert i18n.t("en", "ui.waiting_for", names=i18n.t("en", "ui.list_and", first="P2", last="P3")) in texts()
+    await t.request(tokens[1], {"op": "act", "action": {"type": "lock"}})
+    await H.quiet([phone])
+    assert i18n.t("en", "ui.waiting_for", names="P3") in texts(), texts()
+    phone.close()
+    await asyncio.sleep(0)

@@ -4,31 +4,32 @@ Screens are rebuilt from data (`view(state, seat)` of the game, the table's publ
 every change; nothing here knows a game rule. Game screens live in companion/games/<id>/screens.py
 and get a `UiContext`.
 
-A screen is cut into *parts* (`part(sig, build)`): a part is a memoised Flet component whose
-controls are built again only when its signature – the data it shows – changes. A change at
-the table (a lock, a reveal) therefore rebuilds and diffs only the parts that show it; every
-other part is passed over by identity. That keeps a reveal cheap on each of the table's
-screens, and keeps what a player is typing in one part from being redrawn by another player's
-action.
+A screen is cut into *parts*, each a Flet component of immutable props (`component`): Flet's
+memo compares a part's arguments with its last render's and passes it over, controls and
+handlers kept, when all are equal. A change at the table (a lock, a reveal) therefore rebuilds
+and diffs only the parts that show it, and what a player is typing in one part is not redrawn
+by another player's action. A part draws only from its props (no hand-made signature beside
+them), so there is no list of fields to forget: what it is not given it cannot draw.
 
-The screen's own fixed parts (companion/ui/views/) are Flet components of immutable props
-instead (`component`): Flet's memo compares their arguments and passes them over when equal.
-`part` stays for the game modules (companion/games/*/screens.py), whose parts sign the data they show.
+The game modules' props: `Look` (language, seat, host or not, the players' names and colours)
+and data frozen from the view (`freeze`, `UiContext.frozen_view`: read-only dicts and tuples,
+compared with ==); `Handlers` for what a tap does (never for what is drawn). The game's part
+and the seat list are also redrawn on their own, ahead of the rest of the screen (`Slot`).
 """
 
 from __future__ import annotations
 
 import functools
-import json
-import marshal
-from collections.abc import Awaitable, Callable
+import weakref
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, ParamSpec
 
 import flet as ft
 from flet.components.utils import _CURRENT_RENDERER  # pinned flet==1.0.5
 
 from companion import i18n, settings
-from companion.games.base import RuleError
+from companion.games.base import Result, RuleError
 from companion.table.store import StoreError
 from companion.table.table import Table
 from companion.ui import flet_fast
@@ -43,21 +44,13 @@ TITLE = 26
 
 
 class _Build:
-    """A part's builder; equal when the signatures are equal (what memo compares)."""
+    """A slot's builder (Slot, live): what it shows (`sig`, compared with ==) and how to build it."""
 
     __slots__ = ("sig", "fn")
 
     def __init__(self, sig: Any, fn: Callable[[], Any]) -> None:
         self.sig = sig
         self.fn = fn
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Build) and other.sig == self.sig
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _made(build: _Build) -> ft.Control:
@@ -67,25 +60,127 @@ def _made(build: _Build) -> ft.Control:
     return made
 
 
-@ft.component
-def _Part(build: _Build) -> ft.Control:
-    return _made(build)
+class Frozen(dict):  # type: ignore[type-arg]
+    """A read-only dict: a prop built from a game's view (freeze). Equal (==) to any mapping of
+    equal items, so Flet's memo compares it in C, however deep."""
+
+    __slots__ = ()
+
+    def _readonly(self, *a: Any, **k: Any) -> None:
+        raise TypeError("a prop is read-only")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _readonly  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]
 
 
-_MemoPart = ft.memo(_Part)
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
-def part(sig: Any, build: Callable[[], ft.Control | list[ft.Control]], key: str | None = None) -> ft.Control:
-    """A piece of screen rebuilt only when `sig` (JSON-able data it shows) changes.
+def freeze(value: Any) -> Any:
+    """A game's view (dicts, lists, plain values) as an immutable prop: dicts become `Frozen`,
+    lists tuples. Equal exactly when the data is equal (note: as in Python, True == 1)."""
+    t = type(value)
+    if t is dict:
+        return Frozen({k: v if type(v) in _PLAIN else freeze(v) for k, v in value.items()})
+    if t is list or t is tuple:
+        return tuple(v if type(v) in _PLAIN else freeze(v) for v in value)
+    if t is Frozen or t in _PLAIN:
+        return value
+    if isinstance(value, dict):
+        return Frozen({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
 
-    `build` must depend on nothing but what `sig` covers (and on state that lives as long as
-    the session, like ctx.local when it is in the sig): when the signature is unchanged the
-    controls – event handlers included – of the last build are kept.
-    """
-    b = _Build(sig if isinstance(sig, bytes) else signature(sig), build)
-    if _CURRENT_RENDERER.get() is None:  # outside a Flet render (tests of a screen function): build now
-        return _made(b)
-    return _MemoPart(b, key=key)
+
+_ENTRIES: weakref.WeakKeyDictionary[Any, dict[str, dict[int, tuple[Any, Any]]]] = weakref.WeakKeyDictionary()
+
+
+def freeze_entries(table: Any, kind: str, items: list[Any]) -> tuple[Any, ...]:
+    """`items` – entries of an append-only list of the state (base.clone's `append_only`: a
+    history of rounds, a log; never changed once written, shared by every later state) – frozen,
+    each entry once for the table's life (by identity) instead of once per state and screen."""
+    per_table = _ENTRIES.setdefault(table, {})
+    old = per_table.get(kind, {})
+    new: dict[int, tuple[Any, Any]] = {}
+    out = []
+    for item in items:
+        hit = old.get(id(item))
+        frozen = hit[1] if hit is not None and hit[0] is item else freeze(item)
+        new[id(item)] = (item, frozen)  # (the entry held, so that its id is not reused meanwhile)
+        out.append(frozen)
+    per_table[kind] = new
+    return tuple(out)
+
+
+class Handlers:
+    """What a part *does* on a tap (the session's context: act, local, rerender), as a prop that
+    is always equal to another Handlers: it never redraws a part, so a part may use it only in
+    its event handlers, never for what it draws (that must be in its other props)."""
+
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx: UiContext) -> None:
+        self.ctx = ctx
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Handlers)
+
+    def __ne__(self, other: object) -> bool:
+        return not isinstance(other, Handlers)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """What every game part draws its words and seats with, as a prop: the language, this
+    screen's seat, host or not, and the players' names and colours (UiContext.look)."""
+
+    lang: str
+    seat: int | None
+    is_host: bool
+    people: tuple[tuple[str, str], ...]  # (name, colour) per seat
+
+    def t(self, key: str, **params: Any) -> str:
+        return i18n.t(self.lang, key, **params)
+
+    def tv(self, value: Any) -> str:
+        """A value that may be a catalog key (default options) or the host's own text."""
+        if isinstance(value, str) and i18n.has(value):
+            return self.t(value)
+        return str(value)
+
+    def msg(self, item: Mapping[str, Any]) -> str:
+        """Translate a game log item {"key": ..., "params": {...}}; seat params become names."""
+        params = dict(item.get("params") or {})
+        for k, v in list(params.items()):
+            if k in ("seat", "player", "by", "to", "winner", "from_seat") and isinstance(v, int):
+                params[k] = self.name(v)
+            elif isinstance(v, str) and i18n.has(v):
+                params[k] = self.t(v)
+        return self.t(item.get("key", ""), **params)
+
+    def names(self, seats: Iterable[int]) -> str:
+        """Seats' names as the language lists them: "Ann", "Ann and Bob", "Ann, Bob and Cleo"."""
+        names = [self.name(s) for s in seats]
+        if len(names) <= 1:
+            return "".join(names)
+        return self.t("ui.list_and", first=", ".join(names[:-1]), last=names[-1])
+
+    def waiting_for(self, seats: list[int]) -> str:
+        """"Waiting for Ann and Bob…" – by name, never "2 player(s)"."""
+        return self.t("ui.waiting_for", names=self.names(seats)) if seats else self.t("ui.wait_reveal")
+
+    def name(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.people):
+            return "?"
+        return self.people[seat][0]
+
+    def colour(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.people):
+            return ft.Colors.GREY
+        return self.people[seat][1]
 
 
 P = ParamSpec("P")
@@ -186,23 +281,41 @@ def live(slot: Slot, sig: Any, fn: Callable[[], Any], key: str = "live") -> ft.C
 
 
 def field(ctx: UiContext, key: str, make: Callable[[str], ft.TextField], default: str = "",
-          sig: Any = None) -> ft.Control:
-    """A text field in a part of its own, its text kept in ctx.local[key].
+          props: Any = None) -> ft.Control:
+    """A text field in a component of its own, its text kept in ctx.local[key].
 
     Another player's action redraws the parts around it, never the field: what is being typed
-    is not overwritten by a redraw that started before the keystroke reached the server. Read
-    the value with ctx.local.get(key, default); `clear_fields` empties it after a send.
+    is not overwritten by a redraw that started before the keystroke reached the server. The
+    field is drawn afresh only when one of its props changes: the language and players (look),
+    its key, its generation (clear_fields), its default, and `props` – all that `make` draws
+    with besides the language (e.g. the limits in its label). Read the value with
+    ctx.local.get(key, default); `clear_fields` empties it after a send.
     """
     gen = ctx.local.get(key + "#gen", 0)
+    return _Field(ctx.look, key, gen, default, props, _Maker(ctx, make), key=key)
 
-    def build() -> ft.Control:
-        tf = make(str(ctx.local.get(key, default)))
 
-        def changed(e: Any) -> None:
-            ctx.local[key] = e.control.value or ""
-        tf.on_change = changed
-        return tf
-    return ctx.part(("field", key, gen, default, sig), build, key=key)
+class _Maker(Handlers):
+    """A field's maker (`make` with the session's context): handlers only, never a redraw."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, ctx: UiContext, make: Callable[[str], ft.TextField]) -> None:
+        super().__init__(ctx)
+        self.make = make
+
+
+def _field(look: Look, key: str, gen: int, default: str, props: Any, maker: _Maker) -> ft.Control:
+    local = maker.ctx.local
+    tf = maker.make(str(local.get(key, default)))
+
+    def changed(e: Any) -> None:
+        local[key] = e.control.value or ""
+    tf.on_change = changed
+    return tf
+
+
+_Field = component(_field)
 
 
 def clear_fields(ctx: UiContext, *keys: str) -> None:
@@ -227,60 +340,73 @@ class UiContext:
         self.local = local  # survives re-renders: half-typed inputs, selections
         self.rerender = rerender
         self.busy = False
-        self._people: list[tuple[str, str]] | None = None
+        self._look: Look | None = None
         self.view: dict[str, Any] = table.view(seat) or {}
         self.legal: list[dict[str, Any]] = table.legal(seat)
+
+    @property
+    def look(self) -> Look:
+        """The language, this seat, host or not, and the players' names and colours: the prop
+        every game part draws its words and seats with."""
+        if self._look is None:
+            self._look = Look(self.lang, self.seat, self.is_host,
+                              tuple((s["name"], s["colour"]) for s in self.table.seats))
+        return self._look
 
     def t(self, key: str, **params: Any) -> str:
         return i18n.t(self.lang, key, **params)
 
-    def sig(self, sig: Any) -> bytes:
-        """`sig` with the language, the seat and the players' names and colours added."""
-        if self._people is None:
-            self._people = [(s["name"], s["colour"]) for s in self.table.seats]
-        return signature(("ctx", self.lang, self.seat, self.is_host, self._people, sig))
-
-    def part(self, sig: Any, build: Callable[[], ft.Control | list[ft.Control]],
-             key: str | None = None) -> ft.Control:
-        """kit.part with the language and the players' names and colours added to the signature."""
-        return part(self.sig(sig), build, key=key)
-
     def tv(self, value: Any) -> str:
-        """A value that may be a catalog key (default options) or the host's own text."""
-        if isinstance(value, str) and i18n.has(value):
-            return self.t(value)
-        return str(value)
+        return self.look.tv(value)
 
-    def msg(self, item: dict[str, Any]) -> str:
-        """Translate a game log item {"key": ..., "params": {...}}; seat params become names."""
-        params = dict(item.get("params") or {})
-        for k, v in list(params.items()):
-            if k in ("seat", "player", "by", "to", "winner", "from_seat") and isinstance(v, int):
-                params[k] = self.name(v)
-            elif isinstance(v, str) and i18n.has(v):
-                params[k] = self.t(v)
-        return self.t(item.get("key", ""), **params)
+    def msg(self, item: Mapping[str, Any]) -> str:
+        return self.look.msg(item)
 
-    def names(self, seats: list[int]) -> str:
-        """Seats' names as the language lists them: "Ann", "Ann and Bob", "Ann, Bob and Cleo"."""
-        names = [self.name(s) for s in seats]
-        if len(names) <= 1:
-            return "".join(names)
-        return self.t("ui.list_and", first=", ".join(names[:-1]), last=names[-1])
+    def names(self, seats: Iterable[int]) -> str:
+        return self.look.names(seats)
 
     def waiting_for(self, seats: list[int]) -> str:
-        """"Waiting for Ann and Bob…" – by name, never "2 player(s)"."""
-        return self.t("ui.waiting_for", names=self.names(seats)) if seats else self.t("ui.wait_reveal")
+        return self.look.waiting_for(seats)
 
     def name(self, seat: int | None) -> str:
-        if seat is None or not 0 <= seat < len(self.table.seats):
-            return "?"
-        return self.table.seats[seat]["name"]
+        return self.look.name(seat)
 
     def colour(self, seat: int | None) -> str:
-        if seat is None or not 0 <= seat < len(self.table.seats):
-            return ft.Colors.GREY
-        return self.table.seats[seat]["colour"]
+        return self.look.colour(seat)
+
+    def outcome(self) -> Result | None:
+        """The game's result in the one shape of every game (base.Result: ranks, scores,
+        winners, breakdown, tie_break; `spec.outcome(state)`), worked out once per state."""
+        t = self.table
+        if t.state is None:
+            return None
+        from companion.games import spec
+
+        def make() -> Result | None:
+            gid = getattr(t, "game_id", None)
+            return spec(gid).outcome(t.state) if gid else t.game.outcome(t.state)
+        memo = getattr(t, "memo", None)  # (a test's stand-in table may have none)
+        return memo("outcome", make) if memo is not None else make()
+
+    def frozen_legal(self) -> tuple[Any, ...]:
+        """This seat's legal actions as an immutable prop, worked out once per state and seat."""
+        legal = self.legal
+        memo = getattr(self.table, "memo", None)
+        if memo is not None:
+            made, frozen = memo(f"frozen legal:{self.seat}:{self.is_host}", lambda: (legal, freeze(legal)))
+            if made is legal:
+                return frozen  # type: ignore[no-any-return]
+        return freeze(legal)  # type: ignore[no-any-return]
+
+    def frozen_view(self) -> Any:
+        """This seat's view as an immutable prop (freeze), worked out once per state and seat."""
+        view = self.view
+        memo = getattr(self.table, "memo", None)  # (a test's stand-in table may have none)
+        if memo is not None:
+            made, frozen = memo(f"frozen view:{self.seat}", lambda: (view, freeze(view)))
+            if made is view:  # (ctx.view is the table's view of this seat unless a test set it)
+                return frozen
+        return freeze(view)
 
     def toast(self, text: str, error: bool = False) -> None:
         self._toast(text, error)
@@ -302,22 +428,6 @@ class UiContext:
             return False
         finally:
             self.busy = False
-
-
-def signature(*parts: Any) -> bytes:
-    """What a part shows, as bytes equal exactly when the data is equal (same order of keys).
-
-    marshal (C, ≈ 10× faster than json for a game's view; a reveal computes dozens per screen);
-    data marshal cannot write (an enum member, a control colour) falls back to JSON."""
-    try:
-        return marshal.dumps(parts, 2)  # version 2: no back-references, so equal data gives equal bytes
-    except ValueError:
-        return json.dumps(parts, sort_keys=True, default=str, ensure_ascii=False).encode()
-
-
-def signature_data(sig: bytes) -> Any:
-    """The data a signature was made of (for tests)."""
-    return json.loads(sig) if sig[:1] == b"[" else list(marshal.loads(sig))
 
 
 def title(text: str, size: int = TITLE) -> ft.Text:

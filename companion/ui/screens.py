@@ -7,7 +7,7 @@ checks the host key or seat token.
 
 What is drawn again is decided by Flet: the fixed parts of each view are Flet components of
 immutable props (kit.component – the language, the table's code, a seat's name…), passed over
-when their props are equal; the game's own parts are memoised by the game modules (kit.part).
+when their props are equal; so are the game modules' parts (props frozen from the view).
 Two checks are the screen's own, both comparing frozen dataclasses of props: `Shown` (role,
 language, the table's version, its seats, this seat…) says whether anything changed at all, and
 `Frame` whether anything outside the game's part and the seat list did. When only those two

@@ -11,6 +11,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.games.base import Result
 from companion.ui import kit
 from companion.ui.kit import UiContext
 
@@ -43,7 +44,7 @@ def _head(ctx: UiContext, v: dict[str, Any], size: int) -> list[ft.Control]:
     ]
 
 
-def _slot_tile(ctx: UiContext, s: dict[str, Any], big: bool) -> ft.Control:
+def _slot_tile(ctx: kit.Look, s: Any, big: bool) -> ft.Control:
     kind = ctx.t(f"lutece.kind.{s['kind']}")
     cost = ctx.t("lutece.ui.cost_pending") if s["pending"] else ctx.t("lutece.ui.cost", cost=s["cost"])
     lines: list[ft.Control] = [
@@ -64,10 +65,16 @@ def _slot_tile(ctx: UiContext, s: dict[str, Any], big: bool) -> ft.Control:
 
 
 def _board(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
-    return ctx.part(("part:board", v["slots"], v["bank"], v["decks"], big), lambda: _board_card(ctx, v, big))
+    f = ctx.frozen_view()
+    return Board(ctx.look, f["slots"], f["bank"], f["decks"], big)
 
 
-def _board_card(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
+@kit.component
+def Board(look: kit.Look, slots: tuple[Any, ...], bank: int | None, decks: kit.Frozen, big: bool) -> ft.Control:
+    return _board_card(look, {"slots": slots, "bank": bank, "decks": decks}, big)
+
+
+def _board_card(ctx: kit.Look, v: Any, big: bool) -> ft.Control:
     tiles = [_slot_tile(ctx, s, big) for s in v["slots"]]
     extra: list[ft.Control] = []
     if v["bank"] is not None:
@@ -81,7 +88,7 @@ def _board_card(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
     return kit.card(ft.Row(tiles, wrap=True, spacing=8, run_spacing=8), *extra)
 
 
-def _face_down(ctx: UiContext, p: dict[str, Any]) -> str:
+def _face_down(ctx: kit.Look, p: Any) -> str:
     if not p["cards_down"]:
         return ctx.t("lutece.ui.no_cards_yet")
     if p["stakes"] is None:
@@ -92,13 +99,17 @@ def _face_down(ctx: UiContext, p: dict[str, Any]) -> str:
 def _players(ctx: UiContext, v: dict[str, Any], big: bool, face_down: bool = True) -> ft.Control:
     choosing = v["phase"] == "choose"
     # One part per player: a lock or a bribe redraws that player's row only.
-    rows = [ctx.part(("part:player", p, choosing, big, face_down),
-                     lambda p=p: _player_row(ctx, p, choosing, big, face_down), key=f"p{p['seat']}")
-            for p in v["players"]]
+    rows = [PlayerRow(ctx.look, p, choosing, big, face_down, key=f"p{p['seat']}")
+            for p in ctx.frozen_view()["players"]]
     return kit.card(kit.title(ctx.t("lutece.ui.players"), 20), *rows)
 
 
-def _player_row(ctx: UiContext, p: dict[str, Any], choosing: bool, big: bool, face_down: bool) -> ft.Control:
+@kit.component
+def PlayerRow(look: kit.Look, p: kit.Frozen, choosing: bool, big: bool, face_down: bool) -> ft.Control:
+    return _player_row(look, p, choosing, big, face_down)
+
+
+def _player_row(ctx: kit.Look, p: Any, choosing: bool, big: bool, face_down: bool) -> ft.Control:
     taken = ", ".join(t["slot"] for t in p["taken"]) or "–"
     pills: list[ft.Control] = []
     if p["start"]:
@@ -140,9 +151,12 @@ def _resolution(ctx: UiContext, v: dict[str, Any], big: bool) -> list[ft.Control
 def _log(ctx: UiContext, v: dict[str, Any], n: int = 8) -> list[ft.Control]:
     if not v["log"]:
         return []
-    tail = v["log"][-n:]
-    return [ctx.part(("part:log", tail), lambda: kit.card(kit.title(ctx.t("lutece.ui.log"), 18),
-                                                            *[ft.Text(ctx.msg(e), size=14) for e in reversed(tail)]))]
+    return [Log(ctx.look, ctx.frozen_view()["log"][-n:])]
+
+
+@kit.component
+def Log(look: kit.Look, tail: tuple[Any, ...]) -> ft.Control:
+    return kit.card(kit.title(look.t("lutece.ui.log"), 18), *[ft.Text(look.msg(e), size=14) for e in reversed(tail)])
 
 
 def _cost_buttons(ctx: UiContext, slot: str, current: int | None, wrap: bool = True) -> ft.Control:
@@ -453,16 +467,17 @@ def _host_scoring(ctx: UiContext, v: dict[str, Any], ha: list[dict[str, Any]]) -
 def result(ctx: UiContext) -> list[ft.Control]:
     v = ctx.view
     res = v.get("result") if v else None
-    if not res:
+    oc = ctx.outcome() if res else None  # ranks, scores, winners, breakdown, tie-break: base.Result
+    if not res or oc is None:
         out: list[ft.Control] = [kit.card(ft.Text(ctx.t("lutece.ui.no_result"), size=18))]
         if v:
             out.append(_players(ctx, v, big=False))
         return out
     players = res["players"]
-    winners = ", ".join(players[w]["name"] for w in res["winners"])
+    winners = ", ".join(players[w]["name"] for w in oc.winners)
     out = [kit.title(ctx.t("lutece.ui.winner", names=winners), 28)]
-    if res.get("tie_break_key"):
-        out.append(ft.Text(ctx.t(res["tie_break_key"]), size=17, italic=True))
+    if oc.tie_break:
+        out.append(ft.Text(ctx.t(oc.tie_break), size=17, italic=True))
     # table
     # the total right after the name: on a phone the rest of the table scrolls sideways
     cols = [ft.DataColumn(ft.Text("#")), ft.DataColumn(ft.Text(ctx.t("lutece.ui.player"))),
@@ -472,20 +487,20 @@ def result(ctx: UiContext) -> list[ft.Control]:
     cols += [ft.DataColumn(ft.Text(ctx.t("lutece.score.places")), numeric=True),
              ft.DataColumn(ft.Text(ctx.t("lutece.score.gold_points")), numeric=True)]
     rows = []
-    for i in res["ranking"]:
-        p = players[i]
-        cells = [ft.DataCell(ft.Text(str(p["rank"]))), ft.DataCell(ft.Text(p["name"], weight=ft.FontWeight.BOLD)),
-                 ft.DataCell(ft.Text(str(p["total"]), weight=ft.FontWeight.BOLD))]
+    for i in res["ranking"]:  # (the order, the counts and the gold: the game's own extras)
+        p, points = players[i], oc.breakdown[i]
+        cells = [ft.DataCell(ft.Text(str(oc.ranks[i]))), ft.DataCell(ft.Text(p["name"], weight=ft.FontWeight.BOLD)),
+                 ft.DataCell(ft.Text(str(oc.scores[i]), weight=ft.FontWeight.BOLD))]
         for r in RESOURCES:
-            rr = p["resources"][r]
-            cells.append(ft.DataCell(ft.Text(ctx.t("lutece.ui.count_points", count=rr["count"],
-                                                   points=rr["points"]))))
-        cells += [ft.DataCell(ft.Text(str(p["places"]))),
-                  ft.DataCell(ft.Text(ctx.t("lutece.ui.gold_points", gold=p["gold"], points=p["gold_points"])))]
+            cells.append(ft.DataCell(ft.Text(ctx.t("lutece.ui.count_points", count=p["resources"][r]["count"],
+                                                   points=points[f"lutece.res.{r}"]))))
+        cells += [ft.DataCell(ft.Text(str(points["lutece.score.places"]))),
+                  ft.DataCell(ft.Text(ctx.t("lutece.ui.gold_points", gold=p["gold"],
+                                            points=points["lutece.score.gold_points"])))]
         rows.append(ft.DataRow(cells=cells))
     out.append(kit.card(ft.Row([ft.DataTable(columns=cols, rows=rows, column_spacing=16)],
                                scroll=ft.ScrollMode.AUTO), _sub(ctx.t("lutece.ui.cells"), 14)))
-    out.append(_chart(ctx, res))
+    out.append(_chart(ctx, res, oc))
     notes: list[ft.Control] = []
     for r in RESOURCES:
         info = res["resources"][r]
@@ -500,10 +515,10 @@ def result(ctx: UiContext) -> list[ft.Control]:
     return out
 
 
-def _chart(ctx: UiContext, res: dict[str, Any]) -> ft.Control:
+def _chart(ctx: UiContext, res: dict[str, Any], oc: Result) -> ft.Control:
     """Stacked bars with flex widths, so they fit a phone and a laptop alike."""
     chart = res["chart"]
-    best = max([p["total"] for p in res["players"]] + [1])
+    best = max([s for s in oc.scores if s is not None] + [1])
     rows: list[ft.Control] = []
     for i in res["ranking"]:  # same order as the table
         label = chart["labels"][i]
@@ -513,12 +528,12 @@ def _chart(ctx: UiContext, res: dict[str, Any]) -> ft.Control:
             if val > 0:
                 segs.append(ft.Container(expand=val, height=26, bgcolor=RES_COLOURS.get(s["key"], ft.Colors.GREY),
                                          tooltip=f"{ctx.t(s['key'])}: {val}"))
-        rest = best - res["players"][i]["total"]
+        rest = best - (oc.scores[i] or 0)
         if rest > 0:
             segs.append(ft.Container(expand=rest, height=26))
         rows.append(ft.Row([ft.Text(label, size=15, width=80, no_wrap=True),
                             ft.Container(content=ft.Row(segs, spacing=1), expand=True),
-                            ft.Text(str(res["players"][i]["total"]), size=16, weight=ft.FontWeight.BOLD, width=36)],
+                            ft.Text(str(oc.scores[i]), size=16, weight=ft.FontWeight.BOLD, width=36)],
                            spacing=8))
     legend = ft.Row([ft.Row([ft.Container(width=14, height=14, bgcolor=RES_COLOURS.get(s["key"])),
                              ft.Text(ctx.t(s["key"]), size=13)], spacing=4, tight=True) for s in chart["series"]],

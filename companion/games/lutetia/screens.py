@@ -23,11 +23,11 @@ def _sub(text: str, size: int = 15) -> ft.Text:
     return ft.Text(text, size=size, color=ft.Colors.ON_SURFACE_VARIANT)
 
 
-def _card_name(ctx: UiContext, card: str) -> str:
+def _card_name(ctx: UiContext | kit.Look, card: str) -> str:
     return ctx.t(f"lutetia.card.{card}") if card in ("M", "R") else card
 
 
-def _cards(ctx: UiContext, cards: list[str]) -> str:
+def _cards(ctx: UiContext | kit.Look, cards: list[str]) -> str:
     return ", ".join(_card_name(ctx, c) for c in cards) or ctx.t("lutetia.ui.none")
 
 
@@ -76,11 +76,16 @@ def _header(ctx: UiContext, v: dict[str, Any], size: int) -> list[ft.Control]:
 
 def _track(ctx: UiContext, v: dict[str, Any], cell: int) -> ft.Control:
     """The board, redrawn only when Miraculix or Asterix moves."""
-    return ctx.part(("part:track", v["areas"], v["miraculix"], v["asterix"], cell),
-                    lambda: _track_card(ctx, v, cell))
+    f = ctx.frozen_view()
+    return Track(ctx.look, f["areas"], f["miraculix"], f["asterix"], cell)
 
 
-def _track_card(ctx: UiContext, v: dict[str, Any], cell: int) -> ft.Control:
+@kit.component
+def Track(look: kit.Look, areas: tuple[Any, ...], miraculix: int, asterix: int | None, cell: int) -> ft.Control:
+    return _track_card(look, {"areas": areas, "miraculix": miraculix, "asterix": asterix}, cell)
+
+
+def _track_card(ctx: kit.Look, v: Any, cell: int) -> ft.Control:
     """The board: five area rows of ten spaces (+ the virtual 51–55), Miraculix and Asterix marked."""
     rows: list[ft.Control] = []
     m, a = v["miraculix"], v["asterix"]
@@ -96,7 +101,7 @@ def _track_card(ctx: UiContext, v: dict[str, Any], cell: int) -> ft.Control:
     return kit.card(*rows)
 
 
-def _cell(ctx: UiContext, n: int, colour: str, m: int, a: int | None, size: int,
+def _cell(ctx: kit.Look, n: int, colour: str, m: int, a: int | None, size: int,
           faded: bool = False) -> ft.Control:
     mark = ctx.t("lutetia.ui.mark_m") if n == m else (ctx.t("lutetia.ui.mark_a") if n == a else "")
     label = f"{n}\n{mark}" if mark else str(n)
@@ -131,11 +136,18 @@ def _reveals(ctx: UiContext, v: dict[str, Any], big: bool) -> list[ft.Control]:
 
 
 def _players(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
-    return ctx.part(("part:players", v["seats"], v["turn"], v["mod_pile"], v["mod_discard"], big),
-                    lambda: _players_card(ctx, v, big))
+    f = ctx.frozen_view()
+    return Players(ctx.look, f["seats"], f["turn"], f["mod_pile"], f["mod_discard"], big)
 
 
-def _players_card(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
+@kit.component
+def Players(look: kit.Look, seats: tuple[Any, ...], turn: int | None, mod_pile: int, mod_discard: int,
+            big: bool) -> ft.Control:
+    return _players_card(look, {"seats": seats, "turn": turn, "mod_pile": mod_pile, "mod_discard": mod_discard},
+                         big)
+
+
+def _players_card(ctx: kit.Look, v: Any, big: bool) -> ft.Control:
     rows: list[ft.Control] = [kit.title(ctx.t("lutetia.ui.players"), 20)]
     for s in v["seats"]:
         pills: list[ft.Control] = []
@@ -158,12 +170,16 @@ def _players_card(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
 
 
 def _log(ctx: UiContext, v: dict[str, Any], n: int) -> list[ft.Control]:
-    items = v["log"][-n:]
+    items = ctx.frozen_view()["log"][-n:]
     if not items:
         return []
-    return [ctx.part(("part:log", items), lambda: kit.card(
-        ft.Text(ctx.t("lutetia.ui.log"), size=16, weight=ft.FontWeight.BOLD),
-        *[_sub(ctx.msg(e), 14) for e in reversed(items)]))]
+    return [Log(ctx.look, items)]
+
+
+@kit.component
+def Log(look: kit.Look, items: tuple[Any, ...]) -> ft.Control:
+    return kit.card(ft.Text(look.t("lutetia.ui.log"), size=16, weight=ft.FontWeight.BOLD),
+                    *[_sub(look.msg(e), 14) for e in reversed(items)])
 
 
 # --------------------------------------------------------------------------- phone
@@ -425,10 +441,11 @@ def result(ctx: UiContext) -> list[ft.Control]:
     left, the fulfilled plans and the tie-break; the whole game log on request."""
     v = ctx.view
     res = v.get("result")
-    if not res:
+    oc = ctx.outcome() if res else None  # ranks, fulfilled plans, winners, mods left: base.Result
+    if not res or oc is None:
         return [_players(ctx, v, big=ctx.seat is None)]
     big = ctx.seat is None
-    names = ", ".join(ctx.name(s) for s in res["winners"])
+    names = ", ".join(ctx.name(s) for s in oc.winners)
     head = ctx.t("lutetia.ui.winners_shared" if res["shared"] else "lutetia.ui.winner", names=names)
     by_seat = {r["seat"]: r for r in res["seats"]}
     rows: list[ft.Control] = [
@@ -436,28 +453,30 @@ def result(ctx: UiContext) -> list[ft.Control]:
                 ft.Text(head, size=30 if big else 26, weight=ft.FontWeight.BOLD, expand=True)], spacing=8),
         _sub(ctx.t("lutetia.ui.final_pos", m=v["miraculix"]), 18 if big else 15),
     ]
-    if not big and ctx.seat in by_seat:
-        rows.append(ft.Text(ctx.t("lutetia.ui.your_place", rank=by_seat[ctx.seat]["rank"], n=len(res["seats"])),
+    if not big and ctx.seat is not None and 0 <= ctx.seat < len(oc.ranks):
+        rows.append(ft.Text(ctx.t("lutetia.ui.your_place", rank=oc.ranks[ctx.seat], n=len(oc.ranks)),
                             size=20, weight=ft.FontWeight.W_600))
-    for seat in res["ranking"]:
-        rows.append(_score_row(ctx, by_seat[seat], mine=seat == ctx.seat, big=big))
+    for seat in res["ranking"]:  # (the order, the names, the plans' labels, the tie-break lines: the game's own)
+        rows.append(_score_row(ctx, by_seat[seat], oc.ranks[seat], oc.scores[seat],
+                               oc.breakdown[seat]["mods_left"], mine=seat == ctx.seat, big=big))
     return [kit.card(*rows, padding=12), *_full_log(ctx, v)]
 
 
-def _score_row(ctx: UiContext, r: dict[str, Any], mine: bool, big: bool) -> ft.Control:
+def _score_row(ctx: UiContext, r: dict[str, Any], rank: int, plans: Any, mods_left: int, mine: bool,
+               big: bool) -> ft.Control:
     seat = r["seat"]
     name = r["name"] + (f" ({ctx.t('ui.you')})" if mine else "")
     line: list[ft.Control] = [
-        ft.Text(ctx.t("lutetia.ui.rank", rank=r["rank"]), size=28 if big else 24, weight=ft.FontWeight.BOLD,
+        ft.Text(ctx.t("lutetia.ui.rank", rank=rank), size=28 if big else 24, weight=ft.FontWeight.BOLD,
                 width=48 if big else 40),
         kit.seat_dot(ctx.colour(seat), 22 if big else 20),
         ft.Text(name, size=24 if big else 20, weight=ft.FontWeight.W_600, expand=True),
     ]
-    if r["rank"] == 1:
+    if rank == 1:
         line.append(ft.Icon(ft.Icons.EMOJI_EVENTS, color=ft.Colors.AMBER_700, size=28 if big else 24))
     parts: list[ft.Control] = [
         ft.Row(line, spacing=8),
-        ft.Text(ctx.t("lutetia.ui.result_line", plans=r["fulfilled_count"], mods=r["mods_left"]),
+        ft.Text(ctx.t("lutetia.ui.result_line", plans=plans, mods=mods_left),
                 size=20 if big else 17, weight=ft.FontWeight.W_600),
         _sub(ctx.t("lutetia.ui.fulfilled_list", plans=", ".join(r["fulfilled_labels"]) or "–"), 17 if big else 15),
     ]
@@ -465,7 +484,7 @@ def _score_row(ctx: UiContext, r: dict[str, Any], mine: bool, big: bool) -> ft.C
         parts.append(_sub(ctx.msg(r["tiebreak"]), 17 if big else 15))
     return ft.Container(
         content=ft.Column(parts, spacing=4), padding=10, border_radius=10,
-        bgcolor=ft.Colors.AMBER_100 if r["rank"] == 1 else ft.Colors.SURFACE,
+        bgcolor=ft.Colors.AMBER_100 if rank == 1 else ft.Colors.SURFACE,
         border=ft.Border.all(3 if mine else 1, ctx.colour(seat) if mine else ft.Colors.OUTLINE_VARIANT),
     )
 

@@ -23,22 +23,22 @@ MUTED = ft.Colors.ON_SURFACE_VARIANT
 
 
 # ------------------------------------------------------------------------- pieces --
-def _node_name(ctx: UiContext, k: int) -> str:
+def _node_name(ctx: UiContext | kit.Look, k: int) -> str:
     return ctx.t("quovadis.ui.senate") if k == 13 else ctx.t("quovadis.ui.node", n=k)
 
 
-def _names(ctx: UiContext, seats: list[int]) -> str:
+def _names(ctx: UiContext | kit.Look, seats: list[int]) -> str:
     return ", ".join(ctx.name(s) for s in seats) or "–"
 
 
-def _chip_text(ctx: UiContext, chip: dict[str, Any] | None) -> str:
+def _chip_text(ctx: UiContext | kit.Look, chip: dict[str, Any] | None) -> str:
     if not chip:
         return ctx.t("quovadis.ui.empty_space")
     # plain words: the bundled web font has no star or laurel glyph
     return ctx.t("quovadis.ui.chip_caesar" if chip.get("caesar") else "quovadis.ui.chip", value=chip["value"])
 
 
-def _dots(ctx: UiContext, node: dict[str, Any], size: int) -> ft.Control:
+def _dots(ctx: UiContext | kit.Look, node: dict[str, Any], size: int) -> ft.Control:
     dots: list[ft.Control] = []
     for s in node["occupants"]:
         dots.append(ft.Container(width=size, height=size, bgcolor=ctx.colour(s), border_radius=size / 2,
@@ -49,7 +49,7 @@ def _dots(ctx: UiContext, node: dict[str, Any], size: int) -> ft.Control:
     return ft.Row(dots, spacing=4, wrap=True)
 
 
-def _path_line(ctx: UiContext, p: dict[str, Any], size: int) -> ft.Control:
+def _path_line(ctx: UiContext | kit.Look, p: dict[str, Any], size: int) -> ft.Control:
     parts: list[ft.Control] = [ft.Text(f"» {p['to'] if p['to'] != 13 else ctx.t('quovadis.ui.senate')}",
                                        size=size)]
     if p["laurel"]:
@@ -60,9 +60,7 @@ def _path_line(ctx: UiContext, p: dict[str, Any], size: int) -> ft.Control:
     return ft.Row(parts, spacing=6, wrap=True)
 
 
-def _node_card(ctx: UiContext, v: dict[str, Any], k: int, big: bool) -> ft.Control:
-    node = v["nodes"][k]
-    outs = [p for p in v["paths"] if p["from"] == k]
+def _node_card(ctx: kit.Look, k: int, big: bool, node: Any, outs: tuple[Any, ...]) -> ft.Control:
     seats = ctx.t("quovadis.ui.seats_n" if node["seats"] > 1 else "quovadis.ui.seat_one", n=node["seats"])
     head = f"{_node_name(ctx, k)} · {seats}"
     col: list[ft.Control] = [ft.Text(head, size=17 if big else 15, weight=ft.FontWeight.BOLD),
@@ -76,8 +74,14 @@ def _node_card(ctx: UiContext, v: dict[str, Any], k: int, big: bool) -> ft.Contr
 
 def _node_part(ctx: UiContext, v: dict[str, Any], k: int, big: bool) -> ft.Control:
     """A committee is redrawn only when a senator, a chip or Caesar on it moves."""
-    outs = [p for p in v["paths"] if p["from"] == k]
-    return ctx.part(("part:node", k, big, v["nodes"][k], outs), lambda: _node_card(ctx, v, k, big), key=f"n{k}")
+    f = ctx.frozen_view()
+    outs = tuple(p for p in f["paths"] if p["from"] == k)
+    return Node(ctx.look, k, big, f["nodes"][k], outs, key=f"n{k}")
+
+
+@kit.component
+def Node(look: kit.Look, k: int, big: bool, node: kit.Frozen, outs: tuple[Any, ...]) -> ft.Control:
+    return _node_card(look, k, big, node, outs)
 
 
 def _board(ctx: UiContext, v: dict[str, Any], big: bool) -> ft.Control:
@@ -99,12 +103,13 @@ def _stock(ctx: UiContext, v: dict[str, Any], size: int) -> ft.Control:
 
 def _log(ctx: UiContext, items: list[dict[str, Any]], title_key: str, last: int, size: int,
          bgcolor: str | None = None) -> ft.Control:
-    tail = items[-last:]
+    return Log(ctx.look, title_key, kit.freeze(items[-last:]), size, bgcolor)
 
-    def build() -> ft.Control:
-        lines = [ft.Text(ctx.msg(e), size=size) for e in reversed(tail)]
-        return kit.card(kit.title(ctx.t(title_key), 18), *lines, bgcolor=bgcolor)
-    return ctx.part(("part:log", title_key, tail, size, bgcolor), build)
+
+@kit.component
+def Log(look: kit.Look, title_key: str, tail: tuple[Any, ...], size: int, bgcolor: str | None) -> ft.Control:
+    lines = [ft.Text(look.msg(e), size=size) for e in reversed(tail)]
+    return kit.card(kit.title(look.t(title_key), 18), *lines, bgcolor=bgcolor)
 
 
 def _promises(ctx: UiContext, v: dict[str, Any], size: int) -> list[ft.Control]:
@@ -276,7 +281,7 @@ def _give_card(ctx: UiContext, me: dict[str, Any]) -> ft.Control | None:
     top = gives[0]["max"]
     field = kit.field(ctx, "qv_amount", lambda value: ft.TextField(
         label=ctx.t("quovadis.ui.amount", max=top), value=value, keyboard_type=ft.KeyboardType.NUMBER,
-        text_size=20), sig=top)
+        text_size=20), props=top)
     row: list[ft.Control] = []
     for a in gives:
         async def give(e: Any, to: int = a["to"]) -> None:
@@ -303,7 +308,7 @@ def _promise_card(ctx: UiContext, v: dict[str, Any]) -> ft.Control | None:
         return None
     max_len = proms[0]["max_len"]
     field = kit.field(ctx, "qv_promise", lambda value: ft.TextField(
-        label=ctx.t("quovadis.ui.promise_text"), value=value, max_length=max_len, text_size=18), sig=max_len)
+        label=ctx.t("quovadis.ui.promise_text"), value=value, max_length=max_len, text_size=18), props=max_len)
     row: list[ft.Control] = []
     for a in proms:
         async def record(e: Any, to: int = a["to"]) -> None:
@@ -385,25 +390,28 @@ def _breakdown(ctx: UiContext, b: dict[str, Any]) -> str:
 def result(ctx: UiContext) -> list[ft.Control]:
     v = ctx.view
     r = v.get("result")
-    if not r:
+    oc = ctx.outcome() if r else None  # ranks, laurels, the winner, the tie-break: base.Result
+    if not r or oc is None:
         return [ft.Text(ctx.t("quovadis.ui.no_result"), size=18)]
     out: list[ft.Control] = [ft.Text(ctx.t("quovadis.log.end"), size=18, weight=ft.FontWeight.BOLD)]
-    if r["winner"] is not None:
+    for winner in oc.winners:
         head: list[ft.Control] = [
-            ft.Row([kit.seat_dot(ctx.colour(r["winner"]), 30),
-                    kit.title(ctx.t("quovadis.ui.winner", player=ctx.name(r["winner"])), 30)], spacing=12),
+            ft.Row([kit.seat_dot(ctx.colour(winner), 30),
+                    kit.title(ctx.t("quovadis.ui.winner", player=ctx.name(winner)), 30)], spacing=12),
             ft.Text(ctx.t("quovadis.ui.win_rule"), size=16)]
-        if r["tie_break"] == "arrival":
-            head.append(ft.Text(ctx.t("quovadis.ui.tie_note"), size=16, italic=True))
+        if oc.tie_break:
+            head.append(ft.Text(ctx.t(oc.tie_break), size=16, italic=True))
         out.append(kit.card(*head, bgcolor=ft.Colors.AMBER_100))
     rows: list[ft.Control] = []
-    for row in r["ranking"]:
+    for row in r["ranking"]:  # (the order, qualification and the breakdown's chips: the game's own)
+        seat = row["seat"]
         status = (ctx.t("quovadis.ui.qualified", count=row["in_senate"], n=row["first_arrival"] + 1)
                   if row["qualified"] else ctx.t("quovadis.ui.not_qualified"))
         rows.append(ft.Row([
             kit.seat_dot(ctx.colour(row["seat"]), 22),
             ft.Column([
-                ft.Text(ctx.t("quovadis.ui.rank_row", rank=row["rank"], player=row["name"], total=row["total"]),
+                ft.Text(ctx.t("quovadis.ui.rank_row", rank=oc.ranks[seat], player=row["name"],
+                              total=oc.scores[seat]),
                         size=20, weight=ft.FontWeight.BOLD),
                 ft.Text(status, size=16, color=ft.Colors.GREEN_800 if row["qualified"] else ft.Colors.RED_800),
                 ft.Text(_breakdown(ctx, row["breakdown"]), size=15, color=MUTED),

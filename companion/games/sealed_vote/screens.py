@@ -15,7 +15,7 @@ def _question_title(ctx: UiContext, view: dict[str, Any]) -> str:
     return q["question"] or ctx.t("sv.default_question")
 
 
-def _results(ctx: UiContext, res: dict[str, Any], big: bool = False) -> list[ft.Control]:
+def _results(ctx: UiContext | kit.Look, res: Any, big: bool = False) -> list[ft.Control]:
     q = res["question"]
     rows: list[ft.Control] = []
     for r in res["rows"]:
@@ -38,50 +38,65 @@ def _results(ctx: UiContext, res: dict[str, Any], big: bool = False) -> list[ft.
     return rows
 
 
-def _history_sig(ctx: UiContext, skip_latest: bool = False) -> bytes:
-    """The past rounds as signature bytes, worked out once per state for all screens of the
-    table (every seat's view holds the same history, all of it public). Marshalling a long
-    evening's history on each screen, several times per change, made late reveals slower."""
-    def make() -> bytes:
-        items = ctx.view["history"]
-        return kit.signature(items[1:] if skip_latest else items)
-    return ctx.table.memo(f"sv.history:{skip_latest}", make)  # type: ignore[no-any-return]
+def _frozen_history(ctx: UiContext, skip_latest: bool = False) -> tuple[Any, ...]:
+    """The past rounds as an immutable prop, made once per state for all screens of the table
+    (every seat's view holds the same history, all of it public), each round frozen once for
+    the table's life (kit.freeze_entries: the history is append-only)."""
+    rounds: tuple[Any, ...] = ctx.table.memo(
+        "sv.history", lambda: kit.freeze_entries(ctx.table, "sv.history", ctx.view["history"]))
+    return rounds[1:] if skip_latest else rounds
 
 
 def _history(ctx: UiContext, view: dict[str, Any], skip_latest: bool) -> list[ft.Control]:
-    items = view["history"][1:] if skip_latest else view["history"]
+    items = _frozen_history(ctx, skip_latest)
     if not items:
         return []
-
-    def rounds() -> list[ft.Control]:
-        # A past round never changes: each is its own part, built once and then passed over.
-        return [ctx.part(("part:round", h), lambda h=h: _past_round(ctx, h), key=f"h{h['round_no']}")
-                for h in items]
-    # All past rounds in one part as well: a change that adds none (a lock, a reveal) passes
-    # them over in one step, however long the evening has been.
-    return [ctx.part(("part:history", _history_sig(ctx, skip_latest)), rounds, key="history")]
+    # All past rounds in one component: a change that adds none (a lock, a reveal) passes them
+    # over in one step, however long the evening has been.
+    return [History(ctx.look, items, key="history")]
 
 
-def _past_round(ctx: UiContext, h: dict[str, Any]) -> ft.Control:
+@kit.component
+def History(look: kit.Look, items: tuple[Any, ...]) -> ft.Control:
+    # A past round never changes: each is its own component, drawn once and then passed over.
+    return ft.Column([PastRound(look, h, key=f"h{h['round_no']}") for h in items], spacing=14, tight=True)
+
+
+@kit.component
+def PastRound(look: kit.Look, h: kit.Frozen) -> ft.Control:
+    return _past_round(look, h)
+
+
+def _past_round(ctx: UiContext | kit.Look, h: Any) -> ft.Control:
     head = f"{ctx.t('sv.round', n=h['round_no'])}: {h['question']['question'] or ctx.t('sv.default_question')}"
     if h.get("abandoned"):
         return ft.Text(f"{head} – {ctx.t('sv.abandoned')}", size=14, italic=True)
     return kit.card(ft.Text(head, size=15, weight=ft.FontWeight.BOLD), *_results(ctx, h))
 
 
-def phone_sig(ctx: UiContext) -> dict[str, Any]:
-    """What a phone's game part shows of the view: not who else has chosen or locked (the seat
-    list shows that), so another player's tap does not redraw this part; the history by its
-    signature."""
-    view = ctx.view
-    rnd = view["round"]
-    return {**view, "round": {k: rnd.get(k) for k in ("revealed", "mine", "my_locked")},
-            "history": _history_sig(ctx)}
+def phone_props(ctx: UiContext) -> dict[str, Any]:
+    """What a phone's game part shows of the view: not who else has chosen (the seat list shows
+    that), so another player's choice does not redraw this part – but, once this phone has
+    locked, whom it waits for. Worked out once per state and seat."""
+    def make() -> dict[str, Any]:
+        rnd = ctx.view["round"]
+        keep = ("revealed", "mine", "my_locked", "seats", "locked") if rnd.get("my_locked") else \
+            ("revealed", "mine", "my_locked")
+        return {**_frozen_rest(ctx), "round": kit.freeze({k: rnd.get(k) for k in keep}),
+                "history": _frozen_history(ctx)}
+    return ctx.table.memo(f"sv.phone_props:{ctx.seat}", make)  # type: ignore[no-any-return]
 
 
-def public_sig(ctx: UiContext) -> dict[str, Any]:
-    """What the host's (and a spectator's) game part shows of the view, the history by its signature."""
-    return {**ctx.view, "history": _history_sig(ctx)}
+def _frozen_rest(ctx: UiContext) -> dict[str, Any]:
+    """The view but its history (frozen once for all screens) and the round (per screen), frozen."""
+    return {k: kit.freeze(v) for k, v in ctx.view.items() if k not in ("history", "round")}
+
+
+def public_props(ctx: UiContext) -> dict[str, Any]:
+    """What the host's (and a spectator's) game part shows of the view, the history shared;
+    once per state."""
+    return ctx.table.memo("sv.public_props", lambda: {  # type: ignore[no-any-return]
+        **_frozen_rest(ctx), "round": kit.freeze(ctx.view["round"]), "history": _frozen_history(ctx)})
 
 
 def phone(ctx: UiContext) -> list[ft.Control]:
@@ -136,7 +151,7 @@ def phone(ctx: UiContext) -> list[ft.Control]:
         def make(value: str) -> ft.TextField:
             return ft.TextField(label=ctx.t("sv.your_bid", lo=q["min"], hi=q["max"]), value=value,
                                 keyboard_type=ft.KeyboardType.NUMBER, text_size=28, on_submit=send)
-        out.append(kit.field(ctx, key, make, default=default, sig=(q["min"], q["max"])))
+        out.append(kit.field(ctx, key, make, default=default, props=(q["min"], q["max"])))
         out.append(kit.button(ctx.t("ui.submit"), send))
         if mine is not None:
             out.append(ft.Text(ctx.t("ui.your_choice", value=mine), size=18))
@@ -169,7 +184,7 @@ def host(ctx: UiContext) -> list[ft.Control]:
         # or a field's generation changes (not on every lock and reveal).
         loc = _ask_defaults(ctx, v)
         gens = [loc.get(f"{k}#gen", 0) for k in ("q", "choices", "min", "max")]
-        out.append(ctx.part(("part:ask", loc.get("mode"), gens), lambda: _ask_form(ctx, v), key="ask"))
+        out.append(AskForm(ctx.look, loc.get("mode"), tuple(gens), kit.Handlers(ctx), key="ask"))
     out += _history(ctx, v, skip_latest=rnd["revealed"])
     return out
 
@@ -186,23 +201,27 @@ def _ask_defaults(ctx: UiContext, v: dict[str, Any]) -> dict[str, Any]:
     return loc
 
 
-def _ask_form(ctx: UiContext, v: dict[str, Any]) -> ft.Control:
-    loc = _ask_defaults(ctx, v)
+@kit.component
+def AskForm(look: kit.Look, mode: str, gens: tuple[int, ...], hands: kit.Handlers) -> ft.Control:
+    """The next question's form: its mode and fields' generations are its props; what is typed
+    lives in ctx.local (the fields' own components), read when the host taps Ask."""
+    ctx = hands.ctx
+    loc = ctx.local
 
-    question = kit.field(ctx, "q", lambda value: ft.TextField(label=ctx.t("sv.opt.question"), value=value))
+    question = kit.field(ctx, "q", lambda value: ft.TextField(label=look.t("sv.opt.question"), value=value))
 
-    async def mode_changed(mode: str) -> None:
-        loc["mode"] = mode
+    async def mode_changed(chosen: str) -> None:
+        loc["mode"] = chosen
         await ctx.rerender()
     # A row of two buttons (both visible, one tap), as in the create form.
-    mode = kit.choice_row(ctx.t("sv.opt.mode"), [("choice", ctx.t("sv.mode.choice")),
-                                                 ("number", ctx.t("sv.mode.number"))],
-                          loc["mode"], mode_changed)
-    if loc["mode"] == "choice":
-        detail = kit.field(ctx, "choices", lambda value: ft.TextField(label=ctx.t("sv.opt.choices"), value=value))
+    mode_row = kit.choice_row(look.t("sv.opt.mode"), [("choice", look.t("sv.mode.choice")),
+                                                     ("number", look.t("sv.mode.number"))],
+                              mode, mode_changed)
+    if mode == "choice":
+        detail = kit.field(ctx, "choices", lambda value: ft.TextField(label=look.t("sv.opt.choices"), value=value))
     else:
         detail = ft.Row([kit.field(ctx, k, lambda value, k=k: ft.TextField(
-            label=ctx.t(f"sv.opt.{k}"), value=value, width=140, keyboard_type=ft.KeyboardType.NUMBER))
+            label=look.t(f"sv.opt.{k}"), value=value, width=140, keyboard_type=ft.KeyboardType.NUMBER))
             for k in ("min", "max")])
 
     def as_int(s: str) -> Any:
@@ -219,8 +238,8 @@ def _ask_form(ctx: UiContext, v: dict[str, Any]) -> ft.Control:
             action["min"], action["max"] = as_int(loc["min"]), as_int(loc["max"])
         await ctx.act(action)
 
-    return kit.card(kit.title(ctx.t("sv.ask_title"), 20), question, mode, detail,
-                    kit.button(ctx.t("ui.ask"), ask, icon=ft.Icons.SEND))
+    return kit.card(kit.title(look.t("sv.ask_title"), 20), question, mode_row, detail,
+                    kit.button(look.t("ui.ask"), ask, icon=ft.Icons.SEND))
 
 
 def result(ctx: UiContext) -> list[ft.Control]:

@@ -59,17 +59,20 @@ def TopBar(scr: Screen, lang: str, left: str) -> ft.Control:
         bgcolor=ft.Colors.PRIMARY_CONTAINER, padding=ft.Padding.symmetric(horizontal=12, vertical=4))
 
 
-def game_section(scr: Screen) -> tuple[bytes, Any] | None:
-    """The game's part of this screen: (signature, builder), or None when it shows none.
+def game_section(scr: Screen) -> tuple[tuple[Any, ...], Any] | None:
+    """The game's part of this screen: (props, builder), or None when it shows none.
 
-    Host and spectators get the game's public screen, a seated phone its own; the scorer
-    once the table has ended."""
+    The props are immutable data, compared with == (the slot, kit.live): which screen, the
+    language and players (look), the phase, the view as frozen data (or what the game says its
+    part shows of it: `phone_props` / `public_props`), the legal actions, this screen's local
+    choices. Host and spectators get the game's public screen, a seated phone its own; the
+    scorer once the table has ended."""
     t = scr.table
     if t is None or t.state is None or t.phase == "lobby" or scr.role not in ("host", "watch", "phone"):
         return None
     mod = game_screens(t.game_id)
     ended = t.phase == "ended"
-    local = scr._local_sig()
+    local = kit.freeze(scr._local_sig())
     if scr.role == "phone":
         scr.seat = t.seat_of(scr.token)
         if scr.seat is None:
@@ -81,14 +84,14 @@ def game_section(scr: Screen) -> tuple[bytes, Any] | None:
             ctx = scr.ctx()
             show = mod.result if ended and hasattr(mod, "result") else mod.phone
             # A game may say what its phone part shows of the view (less than all of it).
-            shown = mod.phone_sig(ctx) if hasattr(mod, "phone_sig") and not ended else ctx.view
-            return ctx.sig(("phone", t.phase, shown, ctx.legal, local)), lambda: show(ctx)
+            shown = mod.phone_props(ctx) if hasattr(mod, "phone_props") and not ended else ctx.frozen_view()
+            return ("phone", ctx.look, t.phase, shown, ctx.frozen_legal(), local), lambda: show(ctx)
     else:
         ctx = scr.ctx(host_view=True)
     show = mod.result if ended and hasattr(mod, "result") else mod.host
     # A game may say what its public part shows of the view in a cheaper form.
-    shown = mod.public_sig(ctx) if hasattr(mod, "public_sig") and not ended else ctx.view
-    return ctx.sig(("public", t.phase, shown, ctx.legal, local)), lambda: show(ctx)
+    shown = mod.public_props(ctx) if hasattr(mod, "public_props") and not ended else ctx.frozen_view()
+    return ("public", ctx.look, t.phase, shown, ctx.frozen_legal(), local), lambda: show(ctx)
 
 
 def game_live(scr: Screen) -> ft.Control:

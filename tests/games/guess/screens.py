@@ -84,7 +84,7 @@ def host(ctx: UiContext) -> list[ft.Control]:
 
 def result(ctx: UiContext) -> list[ft.Control]:
     out = [_scores(ctx)]
-    res = ctx.table.result()
-    if res and res.get("tie_break"):
-        out.append(ft.Text(ctx.t(res["tie_break"]), size=16))
+    res = ctx.outcome()  # the one result shape (base.Result)
+    if res is not None and res.tie_break:
+        out.append(ft.Text(ctx.t(res.tie_break), size=16))
     return out
