@@ -14,6 +14,7 @@ from companion.table.hub import normalise_code, problem_text
 from companion.table.store import StoreError
 from companion.table.table import COLOURS
 from companion.ui import kit
+from companion.ui.names import watch_length
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -134,12 +135,12 @@ def create_form(scr: Screen) -> ft.Control:
                            str(loc["n"]), n_changed)
     seat_rows: list[ft.Control] = []
     for i in range(loc["n"]):
-        f = ft.TextField(label=scr.t("ui.create.seat_name", n=i + 1), value=names[i], expand=True,
-                         max_length=24)
+        f = ft.TextField(label=scr.t("ui.create.seat_name", n=i + 1), value=names[i], expand=True)
 
         def name_changed(e: Any, i: int = i) -> None:
             names[i] = e.control.value or ""
         f.on_change = name_changed
+        watch_length(f, scr.lang)  # a name too long is said, not cut (the table refuses it too)
 
         async def next_colour(e: Any, i: int = i) -> None:
             colours[i] = COLOURS[(COLOURS.index(colours[i]) + 1) % len(COLOURS)] \

@@ -8,7 +8,7 @@ import flet as ft
 
 from companion.games.base import RuleError
 from companion.table.store import StoreError
-from companion.ui import kit
+from companion.ui import kit, names
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -22,13 +22,13 @@ def typed_name(scr: Screen) -> str | None:
 
 
 def join_name_field(scr: Screen) -> ft.Control:
-    name = ft.TextField(label=scr.t("ui.phone.your_name"), value=scr.local.get("name", ""), max_length=24,
-                        text_size=20)
+    name = ft.TextField(label=scr.t("ui.phone.your_name"), value=scr.local.get("name", ""), text_size=20)
     scr._join_field = name
 
     def keep(e: Any) -> None:
         scr.local["name"] = name.value or ""
     name.on_change = keep
+    names.watch_length(name, scr.lang)  # a name too long is said, not cut
     return name
 
 

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.ui import kit
+from companion import i18n
+from companion.ui import kit, names
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -21,10 +22,11 @@ def phone(scr: Screen) -> list[ft.Control]:
             return scr.spectator()
         return scr.join_screen()
     s = t.seats[scr.seat]
-    out: list[ft.Control] = [SeatHeader(s["name"], s["colour"])]
+    shown = i18n.seat_name(scr.lang, s["name"])  # a default name in this phone's language
+    out: list[ft.Control] = [SeatHeader(shown, s["colour"])]
     if t.phase == "lobby":
         out.append(kit.card(ft.Text(scr.t("ui.phone.waiting_start"), size=20)))
-        out.append(RenameRow(scr, scr.lang, s["name"]))
+        out.append(RenameRow(scr, scr.lang, shown))
         out.append(NotMe(scr, scr.lang, s["name"]))
         out.append(scr.seat_part(host=False))
         return out
@@ -56,18 +58,20 @@ async def leave_seat(scr: Screen, e: Any = None) -> None:
 
 
 def rename_row(scr: Screen, name: str) -> ft.Control:
-    field = ft.TextField(label=scr.t("ui.phone.your_name"), value=name, max_length=24)
+    field = ft.TextField(label=scr.t("ui.phone.your_name"), value=name)
 
     async def rename(e: Any) -> None:
         await scr.request({"op": "rename", "name": field.value or ""})
     field.on_submit = rename
+    names.watch_length(field, scr.lang)  # a name too long is said, not cut
     return ft.Row([ft.Container(field, expand=True),
                    kit.button(scr.t("ui.phone.rename"), rename, primary=False)])
 
 
 @kit.component
 def SeatHeader(name: str, colour: str) -> ft.Control:
-    return ft.Row([kit.seat_dot(colour, 28), kit.title(name, 24)], spacing=10)
+    return ft.Row([kit.seat_dot(colour, 28), names.one_line(name, 24, weight=ft.FontWeight.BOLD, expand=True)],
+                  spacing=10)
 
 
 @kit.component
