@@ -365,7 +365,8 @@ class WebFront:
         # (companion/fallback_fonts.py): family folder → path served
         found = fallback_fonts.find_fonts() if conf.fallback_fonts else {}
         self.fallback = {fam: fallback_fonts.served_path(f) for fam, f in found.items()}
-        self.files.update({fallback_fonts.served_path(f): f for f in found.values()})
+        # (served as they are: a colour emoji font is PNG images, which do not compress)
+        self.fallback_files = {fallback_fonts.served_path(f): f for f in found.values()}
         self.version = self._version()
         encoders = available_encoders()
         self.encodings = [e for e in (encodings if encodings is not None else list(encoders)) if e in encoders]
@@ -399,7 +400,7 @@ class WebFront:
             h.update(str(flet_web_version).encode())
         except ImportError:
             pass
-        for rel, f in sorted(self.files.items()):
+        for rel, f in sorted({**self.files, **self.fallback_files}.items()):
             try:
                 st = f.stat()
             except OSError:
@@ -425,7 +426,7 @@ class WebFront:
                 static.variants[str(f)] = got
         prefixes = ["/"] + ([f"/v/{self.version}/"] if self.versioned else [])
         for prefix in prefixes:
-            for rel, f in self.files.items():
+            for rel, f in {**self.files, **self.fallback_files}.items():
                 static.add_file_to_dictionary(prefix + rel, str(f))
         return static
 

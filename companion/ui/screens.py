@@ -84,6 +84,7 @@ class Frame:
     has_state: bool = False
     host_moves: int = 0
     last_undo: dict[str, Any] | None = None  # (the table replaces it, never changes it)
+    turn: bool = False  # this seat's turn: the phone's banner (companion/ui/views/phone.py)
 
 
 @ft.observable
@@ -187,6 +188,7 @@ class Screen(Session):
         if not force and sig == self._sig:
             return
         self._sig = sig
+        _phone.feel_turn(self)  # the phone's title (and buzz) when its turn begins or ends
         if force or not self._slot_in_tree:
             self._bump()
             return
@@ -226,7 +228,7 @@ class Screen(Session):
                      self.token, t.seat_of(self.token), self.token is not None and t.is_spectator(self.token),
                      tuple((s["name"], s["colour"]) for s in t.seats),
                      self.can_reveal() if self.role == "host" else None, tuple(self.server.other_bases),
-                     t.state is not None, len(t.host_moves), t.last_undo)
+                     t.state is not None, len(t.host_moves), t.last_undo, _phone.turn_now(self))
 
     def _bump(self) -> None:
         """The whole screen again: Root, subscribed by Flet to `_drawn`, is drawn again."""

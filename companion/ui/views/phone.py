@@ -32,10 +32,64 @@ def phone(scr: Screen) -> list[ft.Control]:
         return out
     if t.phase == "ended":
         out.append(kit.title(scr.t("ui.ended"), 22))
+    if turn_now(scr):
+        out.append(turn_banner(scr.lang))
     out += scr.undo_card() + scr.host_moves_card()
     out.append(scr.game_live())
     out.append(scr.seat_part(host=False))
     return out
+
+
+# The page's title while it is this seat's turn: the page's script (companion/page.py TURN_JS)
+# vibrates the phone when the title starts with this mark, and a desktop tab shows it.
+TURN_MARK = "\u25b6 "
+TITLE = "Tabletop Companion"
+
+
+def turn_now(scr: Screen) -> bool:
+    """Is it this seat's turn? Generic for every game: the seat has something to do now – a legal
+    action other than the game's "any time" ones (rules.ANYTIME, e.g. Quo Vadis' laurel gifts and
+    promises). Only this seat's own legal actions decide it, and only its own phone shows it."""
+    t = scr.table
+    if t is None or scr.role != "phone" or scr.seat is None or t.phase != "playing" or t.state is None:
+        return False
+    anytime = getattr(t.game, "ANYTIME", frozenset())
+    return any(a.get("type") not in anytime for a in t.legal(scr.seat))
+
+
+def feel_turn(scr: Screen) -> None:
+    """After a change at the table: when it has just become this seat's turn (not on a phone that
+    has just opened the table), the page's title gets the turn mark – the page vibrates the
+    phone – and loses it when the turn is over."""
+    now = turn_now(scr)
+    before = getattr(scr, "_turn_was", None)
+    scr._turn_was = now  # type: ignore[attr-defined]
+    if before is None and not now or before == now:
+        return
+    title = TURN_MARK + scr.t("ui.turn.title") if now and before is not None else TITLE
+
+    async def retitle() -> None:
+        scr.page.title = title
+        try:
+            scr.page.update()
+        except RuntimeError:  # (the session has gone)
+            pass
+    try:
+        scr.page.run_task(retitle)
+    except RuntimeError:
+        pass
+
+
+def turn_banner(lang: str) -> ft.Control:
+    """Big, on top of the phone's game screen while it is this seat's turn."""
+    return ft.Container(
+        ft.Row([ft.Icon(ft.Icons.PLAY_ARROW, size=40, color=ft.Colors.BLACK),
+                ft.Column([ft.Text(i18n.t(lang, "ui.turn.banner"), size=28, weight=ft.FontWeight.BOLD,
+                                   color=ft.Colors.BLACK),
+                           ft.Text(i18n.t(lang, "ui.turn.hint"), size=16, color=ft.Colors.BLACK)],
+                          spacing=2, expand=True)], spacing=12),
+        bgcolor=ft.Colors.AMBER_400, border_radius=14, padding=ft.Padding.symmetric(horizontal=16, vertical=12),
+        border=ft.Border.all(3, ft.Colors.AMBER_900))
 
 
 async def leave_seat(scr: Screen, e: Any = None) -> None:
