@@ -1,8 +1,9 @@
 """Names on screen: a name field that says when a name is too long (instead of silently cutting
-it), and a name as one line that ends in "…" when it does not fit (never broken mid-word)."""
+it, as a max_length did), and a name as one line that ends in "…" when it does not fit (never broken mid-word)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -16,19 +17,22 @@ def too_long(lang: str, value: str | None) -> str | None:
     return i18n.t(lang, "tbl.err.name_long", max=MAX_NAME) if len((value or "").strip()) > MAX_NAME else None
 
 
-def watch_length(field: ft.TextField, lang: str) -> None:
-    """`field` shows the too-long message under itself while its name is too long (typed or pasted:
-    nothing is cut), and clears it once the name fits. Chains the field's own on_change."""
-    own = field.on_change
-    field.error = too_long(lang, field.value)
+def name_field(lang: str, value: str, on_change: Callable[[str], None], redraw: Callable[[], None],
+               **kw: Any) -> ft.TextField:
+    """A name field that shows the too-long message under itself while its name is too long (typed
+    or pasted: nothing is cut) and clears it once the name fits. Controls are frozen in this app's
+    declarative screens: the message is a prop of the field, drawn again (`redraw`) when it changes;
+    `on_change` keeps the typed text where the next frame's `value` comes from."""
+    shown = too_long(lang, value)
+    field = ft.TextField(value=value, error=shown, **kw)
 
-    async def changed(e: Any) -> None:
-        field.error = too_long(lang, field.value)
-        if own is not None:
-            res = own(e)
-            if hasattr(res, "__await__"):
-                await res
+    def changed(e: Any) -> None:
+        typed = e.control.value or ""
+        on_change(typed)
+        if too_long(lang, typed) != shown:
+            redraw()
     field.on_change = changed
+    return field
 
 
 def one_line(name: str, size: float, **kw: Any) -> ft.Text:

@@ -309,8 +309,9 @@ async def see_below(page: Any, text: str, timeout: float = 60_000) -> None:
 
 async def cut_texts(page: Any, width: int = 360, height: int = 740) -> list[str]:
     """Texts whose box does not fit in a `width` px wide window (cut at an edge), as "label: left–right".
-    The window is set to width × height while looking (restored after); Flutter's accessibility
-    tree gives each text its laid-out box, which sticks out of the window when a row overflows."""
+    The window is set to width × height while looking (restored after). Flutter's accessibility tree
+    gives each text or button a box, clipped to the window: every screen keeps a margin, so a box
+    that reaches the window's edge is one that a row pushed out (an ellipsis is not a cut)."""
     old = page.viewport_size
     await page.set_viewport_size({"width": width, "height": height})
     try:
@@ -319,9 +320,10 @@ async def cut_texts(page: Any, width: int = 360, height: int = 740) -> list[str]
             const out = [];
             document.querySelectorAll('flt-semantics').forEach(n => {
                 const label = (n.getAttribute('aria-label') || n.innerText || '').trim();
-                if (!label || n.children.length && !n.getAttribute('aria-label')) return;
+                if (!label || n.querySelector('flt-semantics')) return;  // a leaf: one text or button
                 const r = n.getBoundingClientRect();
-                if (r.width > 0 && (r.left < -1 || r.right > w + 1))
+                // (Flutter clips a node's box to the window: a text cut at an edge ends there)
+                if (r.width > 0 && (r.left < 2 || r.right > w - 2))
                     out.push(label.slice(0, 60) + ': ' + Math.round(r.left) + '–' + Math.round(r.right));
             });
             return out;

@@ -26,7 +26,7 @@ def phone(scr: Screen) -> list[ft.Control]:
     out: list[ft.Control] = [SeatHeader(shown, s["colour"])]
     if t.phase == "lobby":
         out.append(kit.card(ft.Text(scr.t("ui.phone.waiting_start"), size=20)))
-        out.append(RenameRow(scr, scr.lang, shown))
+        out.append(RenameRow(scr, scr.lang, shown, names.too_long(scr.lang, scr.local.get("rename"))))
         out.append(NotMe(scr, scr.lang, s["name"]))
         out.append(scr.seat_part(host=False))
         return out
@@ -112,12 +112,16 @@ async def leave_seat(scr: Screen, e: Any = None) -> None:
 
 
 def rename_row(scr: Screen, name: str) -> ft.Control:
-    field = ft.TextField(label=scr.t("ui.phone.your_name"), value=name)
+    def keep(typed: str) -> None:
+        scr.local["rename"] = typed
+    # a name too long is said under the field, not cut
+    field = names.name_field(scr.lang, scr.local.get("rename", name), keep, lambda: scr.render(force=True),
+                             label=scr.t("ui.phone.your_name"))
 
     async def rename(e: Any) -> None:
-        await scr.request({"op": "rename", "name": field.value or ""})
+        if await scr.request({"op": "rename", "name": field.value or ""}) is not None:
+            scr.local.pop("rename", None)
     field.on_submit = rename
-    names.watch_length(field, scr.lang)  # a name too long is said, not cut
     return ft.Row([ft.Container(field, expand=True),
                    kit.button(scr.t("ui.phone.rename"), rename, primary=False)])
 
@@ -129,7 +133,7 @@ def SeatHeader(name: str, colour: str) -> ft.Control:
 
 
 @kit.component
-def RenameRow(scr: Screen, lang: str, name: str) -> ft.Control:
+def RenameRow(scr: Screen, lang: str, name: str, error: str | None) -> ft.Control:
     return scr.rename_row(name)
 
 
