@@ -186,3 +186,15 @@ async def test_no_text_is_cut_at_360_px_on_the_scorers(browser: Any, server: Any
             cuts[lang] = cut
         await ctx.close()
     assert not cuts, "\n".join(f"{game} {k}: {v}" for k, v in cuts.items())
+
+
+@pytest.mark.parametrize("engine_name", ["webkit", "firefox"])
+async def test_an_emoji_name_on_webkit_and_firefox(browser: Any, server: Any, engine: Any, engine_name: str) -> None:
+    """The CanvasKit build (what iPhones and Firefox get) asks for the same fallback fonts."""
+    table = await create_table(browser, server, seats=2, names=[EMOJI_NAME, "Bob"], qr=False)
+    ph = await engine.open(table.join_url)
+    await ph.tap(f"Sit as {EMOJI_NAME}")
+    await ph.see("Waiting for the host to start")
+    await asyncio.sleep(4)  # the font arrives, the text is laid out again
+    png = await ph.screenshot()
+    assert _purple_pixels(png, {"x": 0, "y": 0, "width": PHONE["width"], "height": 200}) > 20
