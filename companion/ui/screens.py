@@ -84,7 +84,6 @@ class Frame:
     has_state: bool = False
     host_moves: int = 0
     last_undo: dict[str, Any] | None = None  # (the table replaces it, never changes it)
-    turn: bool = False  # this seat's turn: the phone's banner (companion/ui/views/phone.py)
 
 
 @ft.observable
@@ -105,6 +104,7 @@ class Screen(Session):
         self._slot_in_tree = False
         self._seat_slot = kit.Slot()  # the seat list: redrawn on its own too
         self._row_slots: dict[int, kit.Slot] = {}  # each seat's row in it: redrawn on its own
+        self._turn_slot = kit.Slot()  # a phone's "your turn" banner: redrawn on its own too
         self._seats_shown = b""  # what the seat list showed around its rows when last drawn whole
         self._seats_in_tree = False
         self._seats_host = False
@@ -118,6 +118,7 @@ class Screen(Session):
         self._slot = kit.Slot()
         self._seat_slot = kit.Slot()
         self._row_slots = {}
+        self._turn_slot = kit.Slot()
 
     async def _force_refresh(self) -> None:
         """For game screens: redraw after a change of ctx.local (a selection on this phone)."""
@@ -196,6 +197,7 @@ class Screen(Session):
         if section is not None and section[0] != self._slot.shown and not self._slot.redraw(*section):
             self._bump()  # the game's part is not on screen (yet): the whole screen
             return
+        _phone.redraw_turn(self)  # the banner comes or goes with the game's part
         if self._seats_in_tree and self._frame_signature() == self._frame:
             asyncio.get_running_loop().call_soon(self._redraw_seats)
         else:
@@ -228,7 +230,7 @@ class Screen(Session):
                      self.token, t.seat_of(self.token), self.token is not None and t.is_spectator(self.token),
                      tuple((s["name"], s["colour"]) for s in t.seats),
                      self.can_reveal() if self.role == "host" else None, tuple(self.server.other_bases),
-                     t.state is not None, len(t.host_moves), t.last_undo, _phone.turn_now(self))
+                     t.state is not None, len(t.host_moves), t.last_undo)
 
     def _bump(self) -> None:
         """The whole screen again: Root, subscribed by Flet to `_drawn`, is drawn again."""

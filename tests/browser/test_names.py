@@ -23,12 +23,18 @@ from tests.browser.helpers import (
     create_table,
     cut_texts,
     enable_semantics,
+    eventually,
+    page_text,
     see,
     tap,
     type_into,
 )
 
 EMOJI_NAME = "🦄 Zoé 🎲"
+
+
+async def _without(page: Any, text: str) -> bool:
+    return text not in await page_text(page)
 
 
 def _purple_pixels(png: bytes, box: dict[str, float]) -> int:
@@ -118,6 +124,12 @@ async def test_no_text_is_cut_at_360_px_and_the_turn_is_felt(browser: Any, serve
         cut = await cut_texts(ph)
         assert not cut, cut  # the game's screen
     await en.screenshot(path=str(shots / "names-turn-phone-360.png"))
+    # a phone that has locked has nothing to do: its banner goes (the others' stay)
+    await tap(en, "Yes", exact=True)
+    await tap(en, "Lock my choice")
+    await see(en, "Locked in:")
+    await eventually(lambda: _without(en, "Your turn!"), timeout=30)
+    assert "Du bist dran!" in await page_text(phones[1])
     # the host sees no banner: the turn is a seat's own
     assert "Your turn!" not in await table.page.evaluate("document.body.innerText")
 

@@ -32,8 +32,7 @@ def phone(scr: Screen) -> list[ft.Control]:
         return out
     if t.phase == "ended":
         out.append(kit.title(scr.t("ui.ended"), 22))
-    if turn_now(scr):
-        out.append(turn_banner(scr.lang))
+    out.append(turn_part(scr))
     out += scr.undo_card() + scr.host_moves_card()
     out.append(scr.game_live())
     out.append(scr.seat_part(host=False))
@@ -78,6 +77,29 @@ def feel_turn(scr: Screen) -> None:
         scr.page.run_task(retitle)
     except RuntimeError:
         pass
+
+
+def _turn_drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
+    now = turn_now(scr)
+    lang = scr.lang
+    return ("turn", lang, now), lambda: turn_banner(lang) if now else ft.Container(visible=False)
+
+
+def turn_part(scr: Screen) -> ft.Control:
+    """The banner's place on the phone's game screen, a slot of its own: the turn coming or going
+    redraws the banner, not the screen around it (Screen.render)."""
+    sig, fn = _turn_drawn(scr)
+    return kit.live(scr._turn_slot, sig, fn, key="turn")
+
+
+def redraw_turn(scr: Screen) -> None:
+    """After a change at the table: the banner again if the turn came or went."""
+    slot = getattr(scr, "_turn_slot", None)
+    if slot is None or not slot.on_screen() or scr.role != "phone":
+        return
+    sig, fn = _turn_drawn(scr)
+    if sig != slot.shown:
+        slot.redraw(sig, fn)
 
 
 def turn_banner(lang: str) -> ft.Control:
