@@ -97,6 +97,15 @@ add("main.dart.js","script");add(c+"canvaskit.js","script",1);add(c+"canvaskit.w
 # User-Agent is a Chromium that has WasmGC (≥ 119; iOS browsers are WebKit and do not say
 # "Chrome/"), where Flutter's loader always picks that build. Any other browser is left to the
 # script (a wrong guess would only cost bytes: Flutter's loader decides, not this list).
+# "Your turn" felt on a phone lying on the table (issue 18.6): the app marks the page's title while
+# it is this seat's turn (companion/ui/views/phone.py TURN_MARK – Flet 1.0 runs no script of
+# ours, but Flutter writes the title into the document); this script vibrates the phone when the
+# mark appears, where the browser allows it (navigator.vibrate: Android's browsers, after the
+# player's first tap – iPhones have no vibration API and only see the banner).
+TURN_JS = """<script>(function(){var on=false;function look(){var now=(document.title||"").indexOf("\\u25b6")===0;
+if(now&&!on&&navigator.vibrate){try{navigator.vibrate([400,150,400,150,400]);}catch(e){}}on=now;}
+try{new MutationObserver(look).observe(document.head,{subtree:true,childList:true,characterData:true});}catch(e){}})();</script>
+"""
 CHROMIUM_UA = re.compile(r"\b(?:Headless)?Chrome/(\d+)\.")
 WASM_GC_CHROMIUM = 119
 SKWASM_STATIC = (("main.dart.mjs", None), ("main.dart.wasm", "fetch"), ("canvaskit/skwasm.js", None),
@@ -163,6 +172,8 @@ class Page:
             html = WS_ENDPOINT.sub(f'flet.webSocketEndpoint="{ws_path}";', html)
         if self.boot_cookie and "<head>" in html:
             html = html.replace("<head>", "<head>\n" + boot.BOOT_JS, 1)
+        if "<head>" in html:  # the phone vibrates when its turn begins (TURN_JS)
+            html = html.replace("<head>", "<head>\n" + TURN_JS, 1)
         if "<head>" in html:  # first of all: a `C` locale must not stop Flutter (boot.LOCALE_JS)
             html = html.replace("<head>", "<head>\n" + boot.LOCALE_JS, 1)
         # the app's own loading screen instead of Flet's logo (companion/ui/boot.py)

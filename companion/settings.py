@@ -34,6 +34,7 @@ class Settings:
     icon_subset: bool = True  # COMPANION_ICON_SUBSET: serve the subset of the Material icon font
     precompressed: bool = True  # COMPANION_PRECOMPRESSED: the committed zopfli gzips of the client
     boot_cookie: bool = True  # COMPANION_BOOT_COOKIE: the first screen's storage values with the handshake
+    fallback_fonts: bool = True  # COMPANION_FALLBACK_FONTS: serve Flutter's fallback fonts (companion/fallback_fonts.py)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -52,6 +53,7 @@ class Settings:
             icon_subset=_on(e, "COMPANION_ICON_SUBSET"),
             precompressed=_on(e, "COMPANION_PRECOMPRESSED"),
             boot_cookie=_on(e, "COMPANION_BOOT_COOKIE"),
+            fallback_fonts=_on(e, "COMPANION_FALLBACK_FONTS"),
         )
 
 

@@ -56,7 +56,7 @@ from servestatic.asgi import FileServerASGI
 from servestatic.responders import StaticFile
 from servestatic.utils import decode_path_info
 
-from companion import settings
+from companion import fallback_fonts, settings
 from companion.page import (
     FONT_MANIFEST,
     IMMUTABLE,
@@ -361,6 +361,12 @@ class WebFront:
             if sub is not None:
                 self.substitutes[ICON_FONT] = sub
         self.files = client_files(self.roots, self.substitutes)
+        # Flutter's fallback fonts (emoji, other scripts), whole files found on this machine
+        # (companion/fallback_fonts.py): family folder → path served
+        found = fallback_fonts.find_fonts() if conf.fallback_fonts else {}
+        self.fallback = {fam: fallback_fonts.served_path(f) for fam, f in found.items()}
+        # (served as they are: a colour emoji font is PNG images, which do not compress)
+        self.fallback_files = {fallback_fonts.served_path(f): f for f in found.values()}
         self.version = self._version()
         encoders = available_encoders()
         self.encodings = [e for e in (encodings if encodings is not None else list(encoders)) if e in encoders]
@@ -394,7 +400,7 @@ class WebFront:
             h.update(str(flet_web_version).encode())
         except ImportError:
             pass
-        for rel, f in sorted(self.files.items()):
+        for rel, f in sorted({**self.files, **self.fallback_files}.items()):
             try:
                 st = f.stat()
             except OSError:
@@ -420,7 +426,7 @@ class WebFront:
                 static.variants[str(f)] = got
         prefixes = ["/"] + ([f"/v/{self.version}/"] if self.versioned else [])
         for prefix in prefixes:
-            for rel, f in self.files.items():
+            for rel, f in {**self.files, **self.fallback_files}.items():
                 static.add_file_to_dictionary(prefix + rel, str(f))
         return static
 
@@ -483,7 +489,28 @@ class WebFront:
             # another version's file (a page from before an upgrade): the current file, no-cache
             path = "/" + v.group(2)
             scope = {**scope, "path": path, "raw_path": path.encode("latin-1", "replace")}
+        family = fallback_fonts.asked_family(v.group(2) if v else path.lstrip("/"))
+        if family is not None:
+            await self.fallback_font(family, send, current=bool(v) and v.group(1) == self.version)
+            return
         await self.static(scope, receive, send)  # ServeStatic: a client file, else self._rest
+
+    async def fallback_font(self, family: str, send: Send, current: bool) -> None:
+        """A slice of a Noto family Flutter asks for: a redirect to the whole file we have (every
+        slice to the same URL, so a phone downloads it once), or a plain 404 – never Flet's page."""
+        rel = self.fallback.get(family)
+        cache = IMMUTABLE if current and self.versioned else NO_CACHE
+        if rel is None:
+            await send({"type": "http.response.start", "status": 404,
+                        "headers": [(b"content-type", b"text/plain"), (b"content-length", b"0"),
+                                    (b"cache-control", NO_CACHE)]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        where = f"/v/{self.version}/{rel}" if self.versioned else f"/{rel}"
+        await send({"type": "http.response.start", "status": 302,
+                    "headers": [(b"location", where.encode()), (b"content-length", b"0"), (b"cache-control", cache),
+                                *((k.lower().encode(), v.encode()) for k, v in FLET_HEADERS.items())]})
+        await send({"type": "http.response.body", "body": b""})
 
     async def _rest(self, scope: Scope, receive: Receive, send: Send) -> None:
         """What is not one of the client's files: Flet's patched files, the page, the routes."""

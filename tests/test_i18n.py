@@ -133,8 +133,8 @@ def test_catalog_to_po_round_trips_a_game_catalog(tmp_path):
     coins = back["fr"]["lutece.ui.coins_on"]
     assert [coins.form(n).format(coins=n) for n in (0, 1, 2)] == ["0 pièce dessus", "1 pièce dessus", "2 pièces dessus"]
     ready = back["en"]["lutece.ui.locked_count"]
-    assert ready.form(1).format(n=1, total=4) == "1 of 4 is ready"
-    assert ready.form(2).format(n=2, total=4) == "2 of 4 are ready"
+    assert ready.form(1).format(n=1, total=4) == "1 of 4 has locked"
+    assert ready.form(2).format(n=2, total=4) == "2 of 4 have locked"
 
 
 def test_plural_forms_for_the_games_fit_their_catalogs(tmp_path):

@@ -44,9 +44,9 @@ LUTECE = {
     "lutece.ui.coins_on": ("coins", {"fr": "{coins} pièce dessus"}),
     "lutece.ui.bank": ("coins", {"fr": "Banque : {coins} pièce"}),
     "lutece.ui.locked_count": ("n", {
-        "en": "{n} of {total} is ready",
-        "de": "{n} von {total} ist bereit",
-        "fr": "{n} sur {total} est prêt"}),
+        "en": "{n} of {total} has locked",
+        "de": "{n} von {total} hat festgelegt",
+        "fr": "{n} sur {total} a verrouillé"}),
     "lutece.ev.end_deck_characters": ("left", {
         "en": "Game over: the character deck has {left} card, {needed} are needed.",
         "de": "Spielende: Der Personenstapel hat {left} Karte, {needed} werden gebraucht.",

@@ -49,7 +49,24 @@ def pick_lang(locale: str | None) -> str:
     return negotiate([locale], LANGS) or "en"
 
 
+def seat_name(lang: str, name: Any) -> Any:
+    """A seat's name as this language says it: a default name ("Player 2", "Person 2", "Joueur 2",
+    given when the host left the seat unnamed) in `lang`; any other name as it is."""
+    if not isinstance(name, str) or not name[-1:].isdigit() or len(name) > 24:
+        return name
+    head, _, n = name.rpartition(" ")
+    if not n.isdigit():
+        return name
+    for other in LANGS:
+        pattern = str(_catalog.get(other, {}).get("ui.player_n") or "")
+        if pattern and pattern.replace("{n}", n) == name:
+            return t(lang, "ui.player_n", n=int(n))
+    return name
+
+
 def t(lang: str, key: str, **params: Any) -> str:
+    if params:  # seats' default names in the reader's language ("Waiting for Person 2" on a German phone)
+        params = {k: seat_name(lang, v) if isinstance(v, str) else v for k, v in params.items()}
     cat = _catalog.get(lang)
     if cat is None or not cat.get(key):
         lang, cat = "en", _catalog["en"]

@@ -104,6 +104,7 @@ class Screen(Session):
         self._slot_in_tree = False
         self._seat_slot = kit.Slot()  # the seat list: redrawn on its own too
         self._row_slots: dict[int, kit.Slot] = {}  # each seat's row in it: redrawn on its own
+        self._turn_slot = kit.Slot()  # a phone's "your turn" banner: redrawn on its own too
         self._seats_shown = b""  # what the seat list showed around its rows when last drawn whole
         self._seats_in_tree = False
         self._seats_host = False
@@ -117,6 +118,7 @@ class Screen(Session):
         self._slot = kit.Slot()
         self._seat_slot = kit.Slot()
         self._row_slots = {}
+        self._turn_slot = kit.Slot()
 
     async def _force_refresh(self) -> None:
         """For game screens: redraw after a change of ctx.local (a selection on this phone)."""
@@ -187,6 +189,7 @@ class Screen(Session):
         if not force and sig == self._sig:
             return
         self._sig = sig
+        _phone.feel_turn(self)  # the phone's title (and buzz) when its turn begins or ends
         if force or not self._slot_in_tree:
             self._bump()
             return
@@ -194,6 +197,7 @@ class Screen(Session):
         if section is not None and section[0] != self._slot.shown and not self._slot.redraw(*section):
             self._bump()  # the game's part is not on screen (yet): the whole screen
             return
+        _phone.redraw_turn(self)  # the banner comes or goes with the game's part
         if self._seats_in_tree and self._frame_signature() == self._frame:
             asyncio.get_running_loop().call_soon(self._redraw_seats)
         else:

@@ -305,3 +305,28 @@ async def see_below(page: Any, text: str, timeout: float = 60_000) -> None:
         await see(page, text, timeout=timeout)
     finally:
         await page.set_viewport_size(old)
+
+
+async def cut_texts(page: Any, width: int = 360, height: int = 740) -> list[str]:
+    """Texts whose box does not fit in a `width` px wide window (cut at an edge), as "label: left–right".
+    The window is set to width × height while looking (restored after). Flutter's accessibility tree
+    gives each text or button a box, clipped to the window: every screen keeps a margin, so a box
+    that reaches the window's edge is one that a row pushed out (an ellipsis is not a cut)."""
+    old = page.viewport_size
+    await page.set_viewport_size({"width": width, "height": height})
+    try:
+        await asyncio.sleep(2.0)  # the canvas lays out anew after the resize
+        return await page.evaluate("""(w) => {
+            const out = [];
+            document.querySelectorAll('flt-semantics').forEach(n => {
+                const label = (n.getAttribute('aria-label') || n.innerText || '').trim();
+                if (!label || n.querySelector('flt-semantics')) return;  // a leaf: one text or button
+                const r = n.getBoundingClientRect();
+                // (Flutter clips a node's box to the window: a text cut at an edge ends there)
+                if (r.width > 0 && (r.left < 2 || r.right > w - 2))
+                    out.push(label.slice(0, 60) + ': ' + Math.round(r.left) + '–' + Math.round(r.right));
+            });
+            return out;
+        }""", width)
+    finally:
+        await page.set_viewport_size(old)

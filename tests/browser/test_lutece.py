@@ -116,7 +116,7 @@ async def add(ph: Any, amount: int, card: str, total: int) -> None:
 
 
 async def lock(ph: Any, last: bool = False) -> None:
-    await tap(ph, "Ready – lock my cards")
+    await tap(ph, "Lock my cards")
     if not last:  # the last lock reveals the round at once
         await see(ph, "Locked in:")
 
@@ -182,7 +182,7 @@ async def _three_rounds(browser: Any, server: Any, shots: Any) -> None:
     await bert.screenshot(path=str(shots / "lutece-phone.png"))
     await asyncio.gather(lock(anna), lock(bert), lock(chloe))
     await see(david, "Anna: 3 and 0 gold")
-    await see(host, "3 of 4 are ready")
+    await see(host, "3 of 4 have locked")
     await no_secrets(host, phones, picks)
     await tall_shot(host, shots / "lutece-host-choosing.png", HOST["width"], 2600)
     await lock(david, last=True)  # the last lock reveals

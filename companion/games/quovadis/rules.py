@@ -56,6 +56,9 @@ from companion.games.base import rng as _rng
 from companion.games.quovadis.messages import MESSAGES  # noqa: F401  (the game's catalog)
 
 ID = "quovadis"
+# Actions a seat may take at any time, whoever's turn it is: they do not make it "your turn"
+# (the phone's banner, companion/ui/views/phone.py turn_now).
+ANYTIME = frozenset({"give", "promise"})
 NAME = "quovadis.name"
 MIN_SEATS = 3
 MAX_SEATS = 5

@@ -14,6 +14,7 @@ from companion.table.hub import normalise_code, problem_text
 from companion.table.store import StoreError
 from companion.table.table import COLOURS
 from companion.ui import kit
+from companion.ui.names import name_field
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -134,12 +135,11 @@ def create_form(scr: Screen) -> ft.Control:
                            str(loc["n"]), n_changed)
     seat_rows: list[ft.Control] = []
     for i in range(loc["n"]):
-        f = ft.TextField(label=scr.t("ui.create.seat_name", n=i + 1), value=names[i], expand=True,
-                         max_length=24)
-
-        def name_changed(e: Any, i: int = i) -> None:
-            names[i] = e.control.value or ""
-        f.on_change = name_changed
+        def name_changed(typed: str, i: int = i) -> None:
+            names[i] = typed
+        # a name too long is said under the field, not cut (the table refuses it too)
+        f = name_field(scr.lang, names[i], name_changed, lambda: scr.render(force=True),
+                       label=scr.t("ui.create.seat_name", n=i + 1), expand=True)
 
         async def next_colour(e: Any, i: int = i) -> None:
             colours[i] = COLOURS[(COLOURS.index(colours[i]) + 1) % len(COLOURS)] \

@@ -8,7 +8,7 @@ import flet as ft
 
 from companion.games.base import RuleError
 from companion.table.store import StoreError
-from companion.ui import kit
+from companion.ui import kit, names
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -22,13 +22,12 @@ def typed_name(scr: Screen) -> str | None:
 
 
 def join_name_field(scr: Screen) -> ft.Control:
-    name = ft.TextField(label=scr.t("ui.phone.your_name"), value=scr.local.get("name", ""), max_length=24,
-                        text_size=20)
+    def keep(typed: str) -> None:
+        scr.local["name"] = typed
+    # a name too long is said under the field, not cut
+    name = names.name_field(scr.lang, scr.local.get("name", ""), keep, lambda: scr.render(force=True),
+                            label=scr.t("ui.phone.your_name"), text_size=20)
     scr._join_field = name
-
-    def keep(e: Any) -> None:
-        scr.local["name"] = name.value or ""
-    name.on_change = keep
     return name
 
 
@@ -36,7 +35,7 @@ def join_screen(scr: Screen) -> list[ft.Control]:
     t = scr.table
     assert t is not None
     # Its own part: another phone taking a seat redraws the seat buttons, not what is being typed here.
-    name = JoinName(scr, scr.lang)
+    name = JoinName(scr, scr.lang, names.too_long(scr.lang, scr.local.get("name")))
     if scr._finding:
         return [kit.card(ft.Row([ft.ProgressRing(width=24, height=24),
                                  ft.Text(scr.t("ui.phone.finding_seat"), size=18, expand=True)], spacing=14))]
@@ -94,5 +93,5 @@ def join_error(scr: Screen) -> list[ft.Control]:
 
 
 @kit.component
-def JoinName(scr: Screen, lang: str) -> ft.Control:
+def JoinName(scr: Screen, lang: str, error: str | None) -> ft.Control:
     return scr.join_name_field()

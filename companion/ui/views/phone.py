@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.ui import kit
+from companion import i18n
+from companion.ui import kit, names
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -21,19 +22,96 @@ def phone(scr: Screen) -> list[ft.Control]:
             return scr.spectator()
         return scr.join_screen()
     s = t.seats[scr.seat]
-    out: list[ft.Control] = [SeatHeader(s["name"], s["colour"])]
+    shown = i18n.seat_name(scr.lang, s["name"])  # a default name in this phone's language
+    out: list[ft.Control] = [SeatHeader(shown, s["colour"])]
     if t.phase == "lobby":
         out.append(kit.card(ft.Text(scr.t("ui.phone.waiting_start"), size=20)))
-        out.append(RenameRow(scr, scr.lang, s["name"]))
+        out.append(RenameRow(scr, scr.lang, shown, names.too_long(scr.lang, scr.local.get("rename"))))
         out.append(NotMe(scr, scr.lang, s["name"]))
         out.append(scr.seat_part(host=False))
         return out
     if t.phase == "ended":
         out.append(kit.title(scr.t("ui.ended"), 22))
+    out.append(turn_part(scr))
     out += scr.undo_card() + scr.host_moves_card()
     out.append(scr.game_live())
     out.append(scr.seat_part(host=False))
     return out
+
+
+# The page's title while it is this seat's turn: the page's script (companion/page.py TURN_JS)
+# vibrates the phone when the title starts with this mark, and a desktop tab shows it.
+TURN_MARK = "\u25b6 "
+TITLE = "Tabletop Companion"
+
+
+def turn_now(scr: Screen) -> bool:
+    """Is it this seat's turn? Generic for every game: the seat has something to do now – a legal
+    action other than the game's "any time" ones (rules.ANYTIME, e.g. Quo Vadis' laurel gifts and
+    promises). Only this seat's own legal actions decide it, and only its own phone shows it."""
+    t = scr.table
+    if t is None or scr.role != "phone" or scr.seat is None or t.phase != "playing" or t.state is None:
+        return False
+    anytime = getattr(t.game, "ANYTIME", frozenset())
+    return any(a.get("type") not in anytime for a in t.legal(scr.seat))
+
+
+def feel_turn(scr: Screen) -> None:
+    """After a change at the table: when it has just become this seat's turn (not on a phone that
+    has just opened the table), the page's title gets the turn mark – the page vibrates the
+    phone – and loses it when the turn is over."""
+    now = turn_now(scr)
+    before = getattr(scr, "_turn_was", None)
+    scr._turn_was = now  # type: ignore[attr-defined]
+    if before is None and not now or before == now:
+        return
+    title = TURN_MARK + scr.t("ui.turn.title") if now and before is not None else TITLE
+
+    async def retitle() -> None:
+        scr.page.title = title
+        try:
+            scr.page.update()
+        except RuntimeError:  # (the session has gone)
+            pass
+    try:
+        scr.page.run_task(retitle)
+    except RuntimeError:
+        pass
+
+
+def _turn_drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
+    now = turn_now(scr)
+    lang = scr.lang
+    return ("turn", lang, now), lambda: turn_banner(lang) if now else ft.Container(visible=False)
+
+
+def turn_part(scr: Screen) -> ft.Control:
+    """The banner's place on the phone's game screen, a slot of its own: the turn coming or going
+    redraws the banner, not the screen around it (Screen.render)."""
+    sig, fn = _turn_drawn(scr)
+    return kit.live(scr._turn_slot, sig, fn, key="turn")
+
+
+def redraw_turn(scr: Screen) -> None:
+    """After a change at the table: the banner again if the turn came or went."""
+    slot = getattr(scr, "_turn_slot", None)
+    if slot is None or not slot.on_screen() or scr.role != "phone":
+        return
+    sig, fn = _turn_drawn(scr)
+    if sig != slot.shown:
+        slot.redraw(sig, fn)
+
+
+def turn_banner(lang: str) -> ft.Control:
+    """Big, on top of the phone's game screen while it is this seat's turn."""
+    return ft.Container(
+        ft.Row([ft.Icon(ft.Icons.PLAY_ARROW, size=40, color=ft.Colors.BLACK),
+                ft.Column([ft.Text(i18n.t(lang, "ui.turn.banner"), size=28, weight=ft.FontWeight.BOLD,
+                                   color=ft.Colors.BLACK),
+                           ft.Text(i18n.t(lang, "ui.turn.hint"), size=16, color=ft.Colors.BLACK)],
+                          spacing=2, expand=True)], spacing=12),
+        bgcolor=ft.Colors.AMBER_400, border_radius=14, padding=ft.Padding.symmetric(horizontal=16, vertical=12),
+        border=ft.Border.all(3, ft.Colors.AMBER_900))
 
 
 async def leave_seat(scr: Screen, e: Any = None) -> None:
@@ -56,10 +134,15 @@ async def leave_seat(scr: Screen, e: Any = None) -> None:
 
 
 def rename_row(scr: Screen, name: str) -> ft.Control:
-    field = ft.TextField(label=scr.t("ui.phone.your_name"), value=name, max_length=24)
+    def keep(typed: str) -> None:
+        scr.local["rename"] = typed
+    # a name too long is said under the field, not cut
+    field = names.name_field(scr.lang, scr.local.get("rename", name), keep, lambda: scr.render(force=True),
+                             label=scr.t("ui.phone.your_name"))
 
     async def rename(e: Any) -> None:
-        await scr.request({"op": "rename", "name": field.value or ""})
+        if await scr.request({"op": "rename", "name": field.value or ""}) is not None:
+            scr.local.pop("rename", None)
     field.on_submit = rename
     return ft.Row([ft.Container(field, expand=True),
                    kit.button(scr.t("ui.phone.rename"), rename, primary=False)])
@@ -67,11 +150,12 @@ def rename_row(scr: Screen, name: str) -> ft.Control:
 
 @kit.component
 def SeatHeader(name: str, colour: str) -> ft.Control:
-    return ft.Row([kit.seat_dot(colour, 28), kit.title(name, 24)], spacing=10)
+    return ft.Row([kit.seat_dot(colour, 28), names.one_line(name, 24, weight=ft.FontWeight.BOLD, expand=True)],
+                  spacing=10)
 
 
 @kit.component
-def RenameRow(scr: Screen, lang: str, name: str) -> ft.Control:
+def RenameRow(scr: Screen, lang: str, name: str, error: str | None) -> ft.Control:
     return scr.rename_row(name)
 
 

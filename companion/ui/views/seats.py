@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import flet as ft
 
-from companion.ui import kit
+from companion import i18n
+from companion.ui import kit, names
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -91,8 +92,9 @@ def seat_row(scr: Screen, host: bool, i: int, s: dict[str, Any], mark: str,
         pills.append(kit.pill(scr.t(f"ui.status.{mark}"),
                               ft.Colors.INDIGO_700 if mark == "locked" else ft.Colors.BLUE_600))
     row: list[ft.Control] = [kit.seat_dot(s["colour"], 22),
-                             ft.Text(s["name"] + (f"  ({scr.t('ui.you')})" if i == scr.seat else ""),
-                                     size=18, expand=True), *pills]
+                             names.one_line(i18n.seat_name(scr.lang, s["name"])
+                                            + (f"  ({scr.t('ui.you')})" if i == scr.seat else ""), 18, expand=True),
+                             *pills]
     if host:
         if status != "free":
             async def free(e: Any) -> None:
