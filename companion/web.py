@@ -310,6 +310,9 @@ class ClientFiles(ServeStaticASGI):
         return static
 
 
+OWN_FALLBACK = "fallback-fonts/"  # companion/assets/fallback-fonts: served whole as /fallback/… (fallback_fonts.py)
+
+
 def client_files(roots: list[Path], substitutes: dict[str, Path]) -> dict[str, Path]:
     """URL path (without the leading /) → file, for every file of the roots (the first root that
     has a path wins) but the ones Flet patches; `substitutes` served in place of some."""
@@ -320,7 +323,7 @@ def client_files(roots: list[Path], substitutes: dict[str, Path]) -> dict[str, P
             for name in sorted(filenames):
                 f = Path(dirpath) / name
                 rel = f.relative_to(root).as_posix()
-                if rel in out or rel in PATCHED or "\\" in rel:
+                if rel in out or rel in PATCHED or "\\" in rel or rel.startswith(OWN_FALLBACK):
                     continue
                 try:
                     if f.is_file() and f.resolve().is_relative_to(root):
