@@ -173,9 +173,11 @@ class Look:
         return self.t("ui.waiting_for", names=self.names(seats)) if seats else self.t("ui.wait_reveal")
 
     def name(self, seat: int | None) -> str:
+        """The seat's name as this screen's language says it (a default "Player 2" becomes
+        "Joueur 2" on a French screen; a given name as it is)."""
         if seat is None or not 0 <= seat < len(self.people):
             return "?"
-        return self.people[seat][0]
+        return i18n.seat_name(self.lang, self.people[seat][0])
 
     def colour(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.people):
