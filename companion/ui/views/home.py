@@ -14,6 +14,7 @@ from companion.table.hub import normalise_code, problem_text
 from companion.table.store import StoreError
 from companion.table.table import COLOURS
 from companion.ui import kit
+from companion.ui.views.history import history_link
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -51,6 +52,7 @@ def home(scr: Screen) -> list[ft.Control]:
                 kit.button(scr.t("ui.open_host"), open_host, primary=False)]))
         out.append(kit.card(*rows))
     out += scr.old_tables()
+    out.append(history_link(scr))  # the history page (views/history.py)
     return out
 
 
