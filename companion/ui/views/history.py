@@ -176,9 +176,12 @@ def people_card(scr: Screen, d: dict[str, Any]) -> ft.Control:
             ft.Semantics(content=kit.button(scr.t("hist.ui.merge"), mer, primary=False,
                                             disabled=len(everyone) < 2),
                          label=scr.t("hist.ui.merge_title", name=p["player"]))], wrap=True))
+    spelled = {history.name_key(n): n for p in everyone for n in p["names"]}  # a matched name as played
     if d["aliases"]:
         rows.append(ft.Text(scr.t("hist.ui.changes"), size=17, weight=ft.FontWeight.BOLD))
         for a in reversed(d["aliases"]):
+            a = {**a, "src": spelled.get(a["src"], a["src"])}
+
             async def undo(e: Any, a: dict[str, Any] = a) -> None:
                 undo_dialog(scr, a)
             rows.append(ft.Row([
