@@ -156,9 +156,9 @@ HISTORY = {
         "fr": 'Afficher {n} de plus',
     }),
     "hist.ui.wins_of": ("n", {
-        "en": '{n} win of {played}',
-        "de": '{n} Sieg von {played}',
-        "fr": '{n} victoire sur {played}',
+        "en": '{n} win · {played} played',
+        "de": '{n} Sieg · {played} gespielt',
+        "fr": '{n} victoire · {played} jouées',
     }),
     "hist.ui.rename_what": ("n", {
         "en": '{name} is shown with the new name in all of their games ({n} game), past and future. You can undo it on this page.',

@@ -85,8 +85,9 @@ def history_page(scr: Screen) -> list[ft.Control]:
     if not d["games"]:
         out.append(kit.card(ft.Text(scr.t("hist.ui.none"), size=17)))
     else:
-        out.append(ft.Row([ft.Container(chart(scr, d), width=460), ft.Container(stats(scr, d), expand=True)],
-                          wrap=True, spacing=14, vertical_alignment=ft.CrossAxisAlignment.START))
+        out.append(ft.ResponsiveRow([ft.Container(chart(scr, d), col={"md": 12, "lg": 5}),
+                                     ft.Container(stats(scr, d), col={"md": 12, "lg": 7})],
+                                    spacing=14, run_spacing=14, vertical_alignment=ft.CrossAxisAlignment.START))
         out.append(games_card(scr, d))
     out.append(people_card(scr, d))
     out.append(transfer_card(scr))
@@ -110,9 +111,9 @@ def chart(scr: Screen, d: dict[str, Any]) -> ft.Control:
     top = max([p["wins"] for p in people] + [1])
     rows: list[ft.Control] = []
     for p in people:
-        w = 260 * p["wins"] / top
+        w = 200 * p["wins"] / top
         rows.append(ft.Row([
-            ft.Text(p["player"], size=15, width=120, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+            ft.Text(p["player"], size=15, width=110, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
             ft.Container(width=max(w, 3), height=22, border_radius=6,
                          bgcolor=ft.Colors.PRIMARY if p["wins"] else ft.Colors.OUTLINE_VARIANT),
             ft.Text(scr.t("hist.ui.wins_of", n=p["wins"], played=p["played"]), size=14)],
