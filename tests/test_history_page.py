@@ -60,6 +60,11 @@ async def test_the_history_page_shows_games_stats_and_chart_on_the_hosts_compute
     c = await _open(server, "/history", HOST)
     scr = c.screen
     assert scr.role == "history"
+    for _ in range(100):  # the page reads its data in a worker thread, then draws it
+        if hv.DATA in scr.local:
+            break
+        await asyncio.sleep(0.02)
+    assert scr.local[hv.DATA][1]["games"]
     shown = U.text(hv.history_page(scr))
     d = history.page_data(hub.store)
     assert "3 games played" in shown and "Wins per player" in shown and "Per player and game" in shown
@@ -103,7 +108,7 @@ async def test_rename_merge_and_undo_through_the_page(tmp_path: Path) -> None:
     server = Server(hub, "http://companion.test")
     c = await _open(server, "/history", HOST)
     scr = c.screen
-    people = hv.people_card(scr, hv.data(scr))
+    people = hv.people_card(scr, await hv.ready(scr))
     # rename Cy -> Cyrus: the dialog says what it will do, then does it
     rows = [r for r in U.controls_of(people) if isinstance(r, ft.Row) and U.texts(r)[:1] == ["Cy"]]
     await U.buttons(rows[0])["Rename"].on_click(None)
@@ -116,7 +121,7 @@ async def test_rename_merge_and_undo_through_the_page(tmp_path: Path) -> None:
     assert "Cyrus" in [p["player"] for p in d["players"]] and "Cy" not in [p["player"] for p in d["players"]]
     assert "Cy → Cyrus (renamed)" in U.text(hv.history_page(scr))
     # merge Annie into Ann: pick who, then a confirmation that says what happens
-    people = hv.people_card(scr, hv.data(scr))
+    people = hv.people_card(scr, hv.data(scr))  # (read again after the rename)
     rows = [r for r in U.controls_of(people) if isinstance(r, ft.Row) and U.texts(r)[:1] == ["Annie"]]
     await U.buttons(rows[0])["Merge"].on_click(None)
     await U.buttons(_dialog(c).content)["Ann"].on_click(None)
@@ -150,6 +155,7 @@ async def test_import_through_the_page_says_what_it_did_in_the_hosts_language(tm
     scr = c.screen
     toasts: list[tuple[str, bool]] = []
     scr.toast = lambda m, error=False: toasts.append((m, error))  # type: ignore[method-assign]
+    await hv.ready(scr)
     await hv.import_bytes(scr, exported.encode())
     await hv.import_bytes(scr, exported.encode())
     await hv.import_bytes(scr, b"{not json")

@@ -13,6 +13,7 @@ export (read by a file picker, checked and written by `history.import_file`, the
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -27,20 +28,61 @@ if TYPE_CHECKING:
     from companion.ui.screens import Screen
 
 PAGE = 30  # games shown at first; "Show more" adds as many again
-DATA = "hist:data"  # scr.local: (filter, page_data) – read again after every change
+DATA = "hist:data"  # scr.local: (filter, the page's data) – read again after every change
+LOADING = "hist:loading"
 
 
-def data(scr: Screen) -> dict[str, Any]:
+def compute(store: Any, game: str | None) -> dict[str, Any]:
+    """history.page_data(store, game) plus what the page needs over all games (the people to
+    rename and merge, the games to filter by), from one read of the records and aliases."""
+    records = store.history()
+    aliases = store.aliases()
+    people = history.People(records, aliases)
+    shown = [r for r in records if game is None or r["game"] == game]
+    out = {"games": history.games_list(shown, people=people), "stats": history.player_stats(shown, people=people),
+           "players": history.players(shown, people=people), "aliases": aliases}
+    out["everyone"] = out["players"] if game is None else history.players(records, people=people)
+    out["played"] = sorted({r["game"] for r in records})
+    return out
+
+
+async def ready(scr: Screen) -> dict[str, Any]:
+    """Read the page's data (in a worker thread: the event loop serves every table meanwhile)."""
+    game = scr.local.get("hist:game")
+    d = await asyncio.to_thread(compute, scr.hub.store, game)
+    scr.local[DATA] = (game, d)
+    return d
+
+
+def data(scr: Screen) -> dict[str, Any] | None:
+    """The page's data if read for the filter shown; else None, and it is read (then drawn)."""
     game = scr.local.get("hist:game")
     cached = scr.local.get(DATA)
-    if cached is None or cached[0] != game:
-        cached = (game, history.page_data(scr.hub.store, game))
-        scr.local[DATA] = cached
-    return cached[1]
+    if cached is not None and cached[0] == game:
+        return cached[1]
+    if scr.local.get(LOADING) is None:
+        scr.local[LOADING] = True
+        local = scr.local
+
+        async def load() -> None:
+            try:
+                await ready(scr)
+            except StoreError:
+                local[DATA] = (game, None)
+            finally:
+                local.pop(LOADING, None)
+            if scr.local is local and scr.role == "history":  # (still this page)
+                scr.render(force=True)
+        contextvars.copy_context().run(scr.page.run_task, load)
+    return None
 
 
-def changed(scr: Screen) -> None:
-    scr.local.pop(DATA, None)
+async def changed(scr: Screen) -> None:
+    """After a rename, merge, undo or import: read again, draw again."""
+    try:
+        await ready(scr)
+    except StoreError:
+        scr.toast(scr.t("ui.err.store"), True)
     scr.render(force=True)
 
 
@@ -71,9 +113,8 @@ def history_link(scr: Screen) -> ft.Control:
 def history_page(scr: Screen) -> list[ft.Control]:
     if not scr.server.is_host_machine(scr.conn):  # (route() shows it to no one else either)
         return [ft.Text(scr.t("ui.home.host_only"), size=16)]
-    try:
-        d = data(scr)
-    except StoreError:
+    d = data(scr)
+    if d is None and DATA in scr.local and scr.local[DATA][1] is None:
         return [kit.card(ft.Text(scr.t("ui.err.store"), size=16, color=ft.Colors.RED_800))]
 
     async def home(e: Any) -> None:
@@ -81,7 +122,9 @@ def history_page(scr: Screen) -> list[ft.Control]:
     out: list[ft.Control] = [ft.Row([kit.title(scr.t("hist.ui.title")),
                                      kit.button(scr.t("hist.ui.back"), home, primary=False)],
                                     alignment=ft.MainAxisAlignment.SPACE_BETWEEN, wrap=True)]
-    out.append(filter_row(scr))
+    if d is None:
+        return [*out, ft.Container(ft.ProgressRing(), padding=40, alignment=ft.Alignment.CENTER)]
+    out.append(filter_row(scr, d))
     if not d["games"]:
         out.append(kit.card(ft.Text(scr.t("hist.ui.none"), size=17)))
     else:
@@ -94,14 +137,13 @@ def history_page(scr: Screen) -> list[ft.Control]:
     return out
 
 
-def filter_row(scr: Screen) -> ft.Control:
-    played = sorted({r["game"] for r in scr.hub.store.history()})
-    opts = [("", scr.t("hist.ui.all"))] + [(g, game_name(scr, g)) for g in played]
+def filter_row(scr: Screen, d: dict[str, Any]) -> ft.Control:
+    opts = [("", scr.t("hist.ui.all"))] + [(g, game_name(scr, g)) for g in d["played"]]
 
     async def pick(key: str) -> None:
         scr.local["hist:game"] = key or None
         scr.local.pop("hist:shown", None)
-        scr.render(force=True)
+        await changed(scr)
     return kit.choice_row(scr.t("hist.ui.filter"), opts, scr.local.get("hist:game") or "", pick)
 
 
@@ -160,7 +202,7 @@ def games_card(scr: Screen, d: dict[str, Any]) -> ft.Control:
 
 def people_card(scr: Screen, d: dict[str, Any]) -> ft.Control:
     """Every person with Rename and Merge; below, the renames and merges so far, each undoable."""
-    everyone = history.page_data(scr.hub.store)["players"] if scr.local.get("hist:game") else d["players"]
+    everyone = d["everyone"]
     rows: list[ft.Control] = [kit.title(scr.t("hist.ui.people"), 20),
                               ft.Text(scr.t("hist.ui.people_hint"), size=14, color=ft.Colors.ON_SURFACE_VARIANT)]
     for p in everyone:
@@ -213,7 +255,7 @@ def rename_dialog(scr: Screen, p: dict[str, Any]) -> None:
             fail(scr, ex)
             return
         scr.toast(scr.t("hist.ui.renamed", name=p["player"], new=new))
-        changed(scr)
+        await changed(scr)
     field.on_submit = ok
     dlg = ft.AlertDialog(
         title=ft.Text(scr.t("hist.ui.rename_title", name=p["player"])),
@@ -239,7 +281,7 @@ def merge_dialog(scr: Screen, p: dict[str, Any], everyone: list[dict[str, Any]])
                 fail(scr, ex)
                 return
             scr.toast(scr.t("hist.ui.merged", name=p["player"], into=into["player"]))
-            changed(scr)
+            await changed(scr)
         scr.confirm(scr.t("hist.ui.merge_confirm", name=p["player"], into=into["player"]),
                     scr.t("hist.ui.merge_what", name=p["player"], into=into["player"], n=p["played"]),
                     scr.t("hist.ui.merge"), yes)
@@ -271,7 +313,7 @@ def undo_dialog(scr: Screen, a: dict[str, Any]) -> None:
             fail(scr, ex)
             return
         scr.toast(scr.t("hist.ui.undone"))
-        changed(scr)
+        await changed(scr)
     scr.confirm(scr.t("hist.ui.undo_title"), scr.t(f"hist.ui.undo_{a['kind']}", src=a["src"], dst=a["dst"]),
                 scr.t("hist.ui.undo"), yes)
 
@@ -305,4 +347,4 @@ async def import_bytes(scr: Screen, data: bytes) -> None:
         fail(scr, ex)
         return
     scr.toast(history.t(scr.lang, "hist.imported", n=added, dup=dup))
-    changed(scr)
+    await changed(scr)
