@@ -210,6 +210,26 @@ async def test_play_again_moves_the_phones_to_the_new_table_with_their_seats(tmp
         x.close()
 
 
+async def test_a_phone_asleep_during_the_rematch_follows_when_it_wakes(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "data")
+    hub = Hub(store)
+    p = finished_table(store, "NAPS", "sealed_vote", seed=5, phones=2)
+    hub.add(p.table)
+    server = Server(hub, "http://companion.test")
+    pubsub = H.new_pubsub()
+    phone = await H.Client(server, "/t/NAPS", {"seat:NAPS": p.tokens[1], "lang": "en"}).open(pubsub)
+    await phone.session.disconnect(3600)
+    new = await hub.rematch_async("NAPS")
+    assert phone.screen.table is p.table  # asleep: still on the old table
+    conn = H.FakeConnection(asyncio.get_running_loop(), pubsub, phone.prefs)
+    conn.session = phone.session
+    await phone.session.connect(conn)
+    await H.quiet([phone])
+    assert phone.screen.table is new and phone.screen.seat == 1
+    assert phone.prefs[f"seat:{new.code}"] == p.tokens[1]
+    phone.close()
+
+
 def test_export_links_point_at_the_host_only_routes() -> None:
     class S:
         lang = "en"

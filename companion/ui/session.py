@@ -276,6 +276,9 @@ class Session:
         self._keep()
         if self.table is not None:
             self.table.subscribe(self._changed)  # redrawn again after every change
+        if self.table is not None and follow_up(self.table) and self.role == "phone" and self.token is not None:
+            await self._follow(self.table, follow_up(self.table))  # a rematch while it slept
+            return
         if self.table is not None and self.token is None and self.role in ("phone", "watch"):
             await self.route(self._route)
             return
