@@ -145,4 +145,29 @@ HISTORY = {
         "de": '{n} Sieg',
         "fr": '{n} victoire',
     }),
+    "hist.ui.games_title": ("n", {
+        "en": '{n} game played',
+        "de": '{n} Partie gespielt',
+        "fr": '{n} partie jouée',
+    }),
+    "hist.ui.more": ("n", {
+        "en": 'Show {n} more',
+        "de": '{n} weitere zeigen',
+        "fr": 'Afficher {n} de plus',
+    }),
+    "hist.ui.wins_of": ("n", {
+        "en": '{n} win · {played} played',
+        "de": '{n} Sieg · {played} gespielt',
+        "fr": '{n} victoire · {played} jouées',
+    }),
+    "hist.ui.rename_what": ("n", {
+        "en": '{name} is shown with the new name in all of their games ({n} game), past and future. You can undo it on this page.',
+        "de": '{name} erscheint in allen Partien ({n} Partie), alten und neuen, mit dem neuen Namen. Das lässt sich auf dieser Seite rückgängig machen.',
+        "fr": '{name} apparaît sous le nouveau nom dans toutes ses parties ({n} partie), passées et futures. Vous pouvez l’annuler sur cette page.',
+    }),
+    "hist.ui.merge_what": ("n", {
+        "en": 'Every game of {name} ({n} game) counts for {into} from now on, shown as {into}. You can undo it on this page.',
+        "de": 'Jede Partie von {name} ({n} Partie) zählt ab jetzt für {into} und erscheint unter {into}. Das lässt sich auf dieser Seite rückgängig machen.',
+        "fr": 'Chaque partie de {name} ({n} partie) compte désormais pour {into}, sous le nom {into}. Vous pouvez l’annuler sur cette page.',
+    }),
 }

@@ -31,6 +31,7 @@ from companion.ui import kit
 from companion.ui.kit import UiContext
 from companion.ui.session import RELOAD, TICKET_SECONDS, Server, Session  # noqa: F401 (re-exported)
 from companion.ui.views import common as _common
+from companion.ui.views import history as _history
 from companion.ui.views import home as _home
 from companion.ui.views import host as _host
 from companion.ui.views import join as _join
@@ -246,6 +247,8 @@ class Screen(Session):
                 body = [ft.Container(ft.ProgressRing(), padding=40, alignment=ft.Alignment.CENTER)]
             elif self.role == "home":
                 body = self.home()
+            elif self.role == "history":
+                body = _history.history_page(self)
             elif self.role == "join_error":
                 body = self.join_error()
             elif self.role in ("host", "watch"):

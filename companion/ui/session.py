@@ -25,7 +25,7 @@ import flet as ft
 
 from companion import i18n
 from companion.games.base import RuleError
-from companion.table.hub import Hub, normalise_code
+from companion.table.hub import Hub, follow_up, normalise_code
 from companion.table.store import StoreError
 from companion.table.table import Table
 from companion.ui import boot
@@ -276,6 +276,9 @@ class Session:
         self._keep()
         if self.table is not None:
             self.table.subscribe(self._changed)  # redrawn again after every change
+        if self.table is not None and follow_up(self.table) and self.role == "phone" and self.token is not None:
+            await self._follow(self.table, follow_up(self.table))  # a rematch while it slept
+            return
         if self.table is not None and self.token is None and self.role in ("phone", "watch"):
             await self.route(self._route)
             return
@@ -314,6 +317,10 @@ class Session:
         if self._closed or not self._online():  # asleep: off the table's list, re-rendered on reconnect
             self._away_from(table)
             return
+        if follow_up(table) and table is self.table and self.role == "phone" and self.token is not None:
+            # A rematch (Hub.rematch): this phone's seat token works at the new table; on it goes.
+            contextvars.copy_context().run(self.page.run_task, self._follow, table, follow_up(table))
+            return
         if self._pending:
             return
         self._pending = True
@@ -327,6 +334,16 @@ class Session:
         # A refresh that never ran (its task cancelled, or it failed before clearing the flag) must
         # not keep this screen from every later change: the flag goes when the task ends, however.
         fut.add_done_callback(self._refresh_done)
+
+    async def _follow(self, table: Table, code: str) -> None:
+        """Move this phone to the table that followed `table`, with its seat (the same token)."""
+        if self.table is not table or self.token is None:
+            return
+        address = f"/t/{code}?s={self.token}"
+        await self._set(f"seat:{code}", self.token)
+        await self.route(address)
+        self._pushed = address
+        await self.go(address)
 
     def _refresh_done(self, fut: Any) -> None:
         self._pending = False
@@ -439,6 +456,8 @@ class Session:
                 else:
                     await self.go(address)
                 return
+        elif parts == ["history"] and self.server.is_host_machine(self.conn):
+            self.role = "history"  # the history page: the host's own computer only (views/history.py)
         else:
             self.role = "home"
         self.render(force=True)

@@ -15,6 +15,7 @@ from companion.table.store import StoreError
 from companion.table.table import COLOURS
 from companion.ui import kit
 from companion.ui.names import name_field
+from companion.ui.views.history import history_link
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -52,6 +53,7 @@ def home(scr: Screen) -> list[ft.Control]:
                 kit.button(scr.t("ui.open_host"), open_host, primary=False)]))
         out.append(kit.card(*rows))
     out += scr.old_tables()
+    out.append(history_link(scr))  # the history page (views/history.py)
     return out
 
 

@@ -13,6 +13,7 @@ import flet as ft
 import qrcode
 
 from companion.ui import kit
+from companion.ui.views.rematch import rematch_part
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -52,6 +53,7 @@ def host(scr: Screen) -> list[ft.Control]:
         out.append(scr.seat_part(host=scr.role == "host"))
     if scr.role == "host":
         out.append(HostControls(scr, scr.lang, t.phase, scr.can_reveal()))
+        out += rematch_part(scr)  # "Play again" once the game is over (views/rematch.py)
     if t.phase == "lobby":
         out.append(ft.Text(scr.t("ui.host.lobby_hint"), size=18))
     elif t.state is not None:
