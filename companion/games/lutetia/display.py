@@ -59,7 +59,7 @@ def board(ctx: UiContext, width: float) -> ft.Control:
     v = ctx.view
     mira, aster = v.get("miraculix", 0), v.get("asterix")
     moving = v.get("phase") in ("vote", "reveal") and isinstance(aster, int) and aster != mira
-    tile = max(44.0, min(96.0, (width - 20) / 10 - 6))
+    tile = max(40.0, min(96.0, (width - 30 - 11 * 6) / 11.6))
     areas = v.get("areas") or []
 
     def colour(space: int) -> str:

@@ -122,10 +122,12 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
     moment = mod.moment(ctx) if mod is not None and hasattr(mod, "moment") else None
     parts: list[ft.Control] = []
     if status.headline:
-        parts.append(ft.Text(status.headline, size=HUGE if width > 1100 else 32, weight=ft.FontWeight.BOLD,
+        parts.append(ft.Text(status.headline, size=int(HUGE * _k(width)) if width > 1100 else 32,
+                             weight=ft.FontWeight.BOLD,
                              max_lines=2, overflow=ft.TextOverflow.ELLIPSIS))
     if status.waiting and status.sealed:
-        parts.append(ft.Text(ctx.waiting_for(list(status.waiting)), size=BIG, color=ft.Colors.DEEP_ORANGE_900))
+        parts.append(ft.Text(ctx.waiting_for(list(status.waiting)), size=int(BIG * _k(width)),
+                             color=ft.Colors.DEEP_ORANGE_900))
     parts.append(seat_chips(ctx, status, width))
     if mod is not None and hasattr(mod, "board"):
         try:
@@ -141,10 +143,15 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
     return ft.Column(parts, spacing=12, tight=True)
 
 
+def _k(width: float) -> float:
+    """How much larger than on the laptop the display draws (a TV, 1920 wide: 1.5)."""
+    return min(1.5, max(1.0, width / 1200))
+
+
 def seat_chips(ctx: UiContext, status: Status, width: float) -> ft.Control:
     """Every seat as a big chip: its colour and mark, its name, locked / not yet (or whose turn)."""
     chips: list[ft.Control] = []
-    size = 24 if width > 1100 else 22
+    size = int(26 * _k(width))
     for i, s in enumerate(ctx.table.seats):
         word = ""
         done = False
@@ -156,13 +163,14 @@ def seat_chips(ctx: UiContext, status: Status, width: float) -> ft.Control:
         elif i in status.waiting:
             word = ctx.t("display.not_yet")
         edge = ft.Colors.GREEN_800 if done else ft.Colors.DEEP_ORANGE_700 if word and not done else ft.Colors.OUTLINE
-        inner: list[ft.Control] = [kit.seat_dot(s["colour"], 38),
+        inner: list[ft.Control] = [kit.seat_dot(s["colour"], int(size * 1.5)),
                                    ft.Text(s["name"], size=size, weight=ft.FontWeight.BOLD, max_lines=1,
-                                           overflow=ft.TextOverflow.ELLIPSIS, width=min(260, width / 4))]
+                                           overflow=ft.TextOverflow.ELLIPSIS)]
         if word:
             inner.append(ft.Container(
-                content=ft.Text(("✓ " if done else "… ") + word, size=size - 2, weight=ft.FontWeight.W_600,
-                                color=ft.Colors.WHITE),
+                content=ft.Row([ft.Icon(ft.Icons.CHECK, color=ft.Colors.WHITE, size=size, visible=done),
+                                ft.Text(word, size=size - 2, weight=ft.FontWeight.W_600, color=ft.Colors.WHITE)],
+                               spacing=4, tight=True),
                 bgcolor=ft.Colors.GREEN_800 if done else ft.Colors.DEEP_ORANGE_800, border_radius=12,
                 padding=ft.Padding.symmetric(horizontal=10, vertical=2)))
         chips.append(ft.Container(
@@ -183,12 +191,12 @@ def card_face(m: Moment, c: Card, up: bool, size: int) -> ft.Control:
     edge = ft.Colors.GREEN_700 if c.good is True else ft.Colors.RED_700 if c.good is False else colour
     return ft.Container(key="face", width=w, height=h, border_radius=14, bgcolor=ft.Colors.WHITE,
                         border=ft.Border.all(5, edge), padding=6, content=ft.Column([
-                            ft.Row([kit.seat_dot(colour, 26), ft.Text(name, size=18, weight=ft.FontWeight.BOLD,
+                            ft.Row([kit.seat_dot(colour, int(size * 0.65)), ft.Text(name, size=int(size * 0.5), weight=ft.FontWeight.BOLD,
                                                                        max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
                                                                        expand=True)], spacing=4),
                             ft.Text(c.face, size=size, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER,
                                     max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
-                            ft.Text(c.note, size=18, weight=ft.FontWeight.W_600, color=edge, max_lines=1,
+                            ft.Text(c.note, size=int(size * 0.5), weight=ft.FontWeight.W_600, color=edge, max_lines=1,
                                     overflow=ft.TextOverflow.ELLIPSIS)],
                             horizontal_alignment=ft.CrossAxisAlignment.CENTER,
                             alignment=ft.MainAxisAlignment.SPACE_BETWEEN, spacing=2))
@@ -212,7 +220,8 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool) -> ft.Contr
 
     def t(key: str, **kw: Any) -> str:
         return i18n.t(lang, key, **kw)
-    size = 40 if width > 1100 else 30
+    size = int(40 * _k(width)) if width > 1100 else 30
+    big = int(BIG * _k(width))
     flips: list[ft.Control] = []
     for c in m.cards:
         flips.append(ft.Semantics(
@@ -221,18 +230,18 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool) -> ft.Contr
                 content=card_face(m, c, stage >= 1, size if len(m.cards) <= 5 else size - 8),
                 transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
                 reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK)))
-    parts: list[ft.Control] = [ft.Text(m.title, size=BIG, weight=ft.FontWeight.BOLD)]
+    parts: list[ft.Control] = [ft.Text(m.title, size=big, weight=ft.FontWeight.BOLD)]
     if flips:
         parts.append(ft.Row(flips, wrap=True, spacing=12, run_spacing=12))
     if stage >= 1:
-        parts += [ft.Text(line, size=BIG if i else size, weight=ft.FontWeight.BOLD if not i else ft.FontWeight.W_600)
+        parts += [ft.Text(line, size=big if i else size, weight=ft.FontWeight.BOLD if not i else ft.FontWeight.W_600)
                   for i, line in enumerate(m.outcome)]
     if m.steps and stage >= 1:
         shown = max(0, stage - 1)
         if shown:
             head, lines = m.steps[shown - 1]
             parts.append(ft.Container(content=ft.Column(
-                [ft.Text(t("display.step", n=shown, of=len(m.steps)) + " · " + head, size=BIG,
+                [ft.Text(t("display.step", n=shown, of=len(m.steps)) + " · " + head, size=big,
                          weight=ft.FontWeight.BOLD),
                  *[ft.Text(x, size=26) for x in lines]], spacing=4, tight=True),
                 bgcolor=ft.Colors.AMBER_50, border_radius=14, padding=12,
