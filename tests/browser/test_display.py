@@ -172,14 +172,14 @@ async def test_lutece_display(browser, server, shots):
     await lock(bert, last=True)
     await see(host, "Round 1: the cards")
     await see(host, "A + Revenus")
-    await tap(host, "Next")
+    await tap(host, "Next card", exact=True)
     await see(host, "1 of ")
     await see(tv, "Card A")  # the display goes on by itself, at a steady pace
     await shot(tv, shots / "display-lutece-reveal-1920.png")
     for _ in range(12):
-        if "Next" not in await page_text(host):
+        if "Next card" not in await page_text(host):
             break
-        await tap(host, "Next", exact=True)
+        await tap(host, "Next card", exact=True)
         await asyncio.sleep(0.3)
     await see(host, "Anna ")
     await shot(host, shots / "display-lutece-summary-1280.png")

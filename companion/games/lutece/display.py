@@ -35,9 +35,9 @@ def _slot_card(ctx: UiContext, s: dict[str, Any], w: float) -> ft.Control:
     place = s.get("kind") == "place"
     taker = s.get("taken_by")
     body: list[ft.Control] = [
-        ft.Text(s["id"], size=34, weight=ft.FontWeight.BOLD, color="#3e2723"),
+        ft.Text(s["id"], size=30, weight=ft.FontWeight.BOLD, color="#3e2723"),
         ft.Text(ctx.t("display.lc.place" if place else "display.lc.character"), size=16, color="#5d4037"),
-        ft.Text(ctx.t("display.lc.cost", cost=s.get("cost", 0)), size=22, weight=ft.FontWeight.W_600),
+        ft.Text(ctx.t("display.lc.cost", cost="?" if s.get("cost") is None else s["cost"]), size=22, weight=ft.FontWeight.W_600),
     ]
     coins = s.get("coins", 0)
     body.append(ft.Row([ft.Container(width=22, height=22, border_radius=11, bgcolor="#fbc02d",
@@ -48,7 +48,7 @@ def _slot_card(ctx: UiContext, s: dict[str, Any], w: float) -> ft.Control:
         body.append(ft.Row([kit.seat_dot(ctx.colour(taker), 24),
                             ft.Text(ctx.name(taker), size=18, weight=ft.FontWeight.BOLD, max_lines=1,
                                     overflow=ft.TextOverflow.ELLIPSIS, expand=True)], spacing=4))
-    return ft.Container(width=w, height=w * 1.4, border_radius=12, padding=6,
+    return ft.Container(width=w, height=w * 1.55, border_radius=12, padding=6,
                         bgcolor="#e3f2fd" if place else "#fff8e1",
                         border=ft.Border.all(4, ctx.colour(taker) if isinstance(taker, int) else "#8d6e63"),
                         content=ft.Column(body, spacing=2, tight=True,
@@ -76,7 +76,8 @@ def moment(ctx: UiContext) -> Moment | None:
     for seat_s, r in sorted(revealed.items(), key=lambda kv: int(kv[0])):
         played = r.get("cards") or []
         stakes = r.get("stakes") or []
-        face = " + ".join(played) or "–"
+        face = " + ".join(ctx.tv(c) if c.startswith("lutece.") else ctx.t("lutece.card.R") if c == "R" else c
+                          for c in played) or "–"
         note = ctx.t("display.lc.bribes", bribes=" / ".join(str(x) for x in stakes[:len(played)])) if played else ""
         cards.append(Card(int(seat_s), face, note))
     steps: list[tuple[str, tuple[str, ...]]] = []
@@ -99,4 +100,4 @@ def moment(ctx: UiContext) -> Moment | None:
                                     for p in v.get("players") or []))
     return Moment(f"lc{v.get('round')}:{len(v.get('resolution') or [])}",
                   ctx.t("display.lc.reveal", round=v.get("round", 1)), tuple(cards), (), tuple(steps), summary,
-                  seats=tuple((s["name"], s["colour"]) for s in ctx.table.seats))
+                  seats=tuple((s["name"], s["colour"]) for s in ctx.table.seats), first=v.get("phase") == "refill")

@@ -131,4 +131,5 @@ def moment(ctx: UiContext) -> Moment | None:
         lines = (f"{head}: {ctx.msg(out['reason'])}",
                  ctx.t("display.lt.to", space=out["to"]) if out["approved"] else ctx.t("display.lt.stays"))
     return Moment(f"lt{n}", ctx.t("display.lt.reveal"), tuple(cards), lines,
-                  seats=tuple((s["name"], s["colour"]) for s in ctx.table.seats))
+                  seats=tuple((s["name"], s["colour"]) for s in ctx.table.seats),
+                  first=v.get("phase") in ("reveal", "after"))

@@ -57,8 +57,9 @@ def board(ctx: UiContext, width: float) -> ft.Control:
     pos = _layout(nodes)
     ncols = max(p[0] for p in pos.values()) + 1
     w = max(600.0, width - 10)
-    h = min(420.0, w * 0.5)
-    node_w, node_h = min(120.0, w / ncols - 16), min(84.0, h / 4.6)
+    h = min(460.0, w * 0.42)
+    rows = max(p[2] for p in pos.values())
+    node_w, node_h = min(130.0, w / ncols - 24), min(84.0, h / rows - 14)
 
     def centre(nid: int) -> tuple[float, float]:
         c, r, k = pos[nid]
@@ -81,11 +82,11 @@ def board(ctx: UiContext, width: float) -> ft.Control:
                                       content=ft.Text(str(p["chip"].get("value", "")), size=20,
                                                       weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE)))
         if on:
-            marks.append(ft.Semantics(label=ctx.t("display.qv.caesar_here", a=p["from"], b=p["to"]),
-                                      content=ft.Container(
+            marks.append(ft.Container(
                 left=mx - 26, top=my - 26, width=52, height=52, border_radius=26, bgcolor="#f9a825",
                 border=ft.Border.all(4, "#6d4c41"), alignment=ft.Alignment.CENTER,
-                content=ft.Text("C", size=28, weight=ft.FontWeight.BOLD, color="#3e2723"))))
+                content=ft.Semantics(label=ctx.t("display.qv.caesar_here", a=p["from"], b=p["to"]),
+                                     content=ft.Text("C", size=28, weight=ft.FontWeight.BOLD, color="#3e2723"))))
     boxes: list[ft.Control] = []
     dot = max(14, min(22, int(node_w / 6)))
     for n in nodes:

@@ -70,6 +70,7 @@ class Moment:
     steps: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (heading, lines)
     summary: tuple[str, ...] = ()
     seats: tuple[tuple[str, str], ...] = field(default=())  # (name, colour) per seat, for drawing
+    first: bool = False  # what the table looks at now: drawn above the board (a narrow display)
 
 
 def game_display(ctx: UiContext) -> ModuleType | None:
@@ -129,14 +130,23 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
         parts.append(ft.Text(ctx.waiting_for(list(status.waiting)), size=int(BIG * _k(width)),
                              color=ft.Colors.DEEP_ORANGE_900))
     parts.append(seat_chips(ctx, status, width))
+    wide = moment is not None and width >= 1300  # a TV: the board and the last reveal side by side
+    board_w = width * 0.56 if wide else width
+    drawn: ft.Control | None = None
     if mod is not None and hasattr(mod, "board"):
         try:
-            parts.append(mod.board(ctx, width))
+            drawn = mod.board(ctx, board_w)
         except Exception:  # a drawing problem never takes the screen down
-            parts.append(ft.Text(ctx.t("ui.err.render"), size=18, color=ft.Colors.RED_700))
-    if moment is not None:
-        parts.append(MomentView(moment, scr.lang, width, host_panel, key=f"moment:{moment.key}"))
-    elif mod is None:
+            drawn = ft.Text(ctx.t("ui.err.render"), size=18, color=ft.Colors.RED_700)
+    shown = MomentView(moment, scr.lang, width - board_w - 16 if wide else width, host_panel,
+                       key=f"moment:{moment.key}") if moment is not None else None
+    if wide and drawn is not None and shown is not None:
+        parts.append(ft.Row([ft.Container(drawn, width=board_w), ft.Container(shown, expand=True)],
+                            spacing=16, vertical_alignment=ft.CrossAxisAlignment.START))
+    else:
+        order = (shown, drawn) if moment is not None and moment.first else (drawn, shown)
+        parts += [x for x in order if x is not None]
+    if moment is None and mod is None:
         log = ctx.view.get("log") or []
         for item in log[-3:]:
             parts.append(ft.Text(ctx.msg(item), size=BIG))
@@ -155,7 +165,7 @@ def seat_chips(ctx: UiContext, status: Status, width: float) -> ft.Control:
     for i, s in enumerate(ctx.table.seats):
         word = ""
         done = False
-        if status.sealed:
+        if status.sealed and (i in status.locked or i in status.waiting):  # (a seat outside the round: no word)
             done = i in status.locked
             word = ctx.t("display.locked") if done else ctx.t("display.not_yet")
         elif status.turn == i:
@@ -194,7 +204,8 @@ def card_face(m: Moment, c: Card, up: bool, size: int) -> ft.Control:
                             ft.Row([kit.seat_dot(colour, int(size * 0.65)), ft.Text(name, size=int(size * 0.5), weight=ft.FontWeight.BOLD,
                                                                        max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
                                                                        expand=True)], spacing=4),
-                            ft.Text(c.face, size=size, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER,
+                            ft.Text(c.face, size=size if len(c.face) <= 5 else int(size * 0.6),
+                                    weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER,
                                     max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
                             ft.Text(c.note, size=int(size * 0.5), weight=ft.FontWeight.W_600, color=edge, max_lines=1,
                                     overflow=ft.TextOverflow.ELLIPSIS)],
@@ -220,7 +231,7 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool) -> ft.Contr
 
     def t(key: str, **kw: Any) -> str:
         return i18n.t(lang, key, **kw)
-    size = int(40 * _k(width)) if width > 1100 else 30
+    size = int(40 * _k(width)) if width > 1100 else 28
     big = int(BIG * _k(width))
     flips: list[ft.Control] = []
     for c in m.cards:
@@ -243,13 +254,14 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool) -> ft.Contr
             parts.append(ft.Container(content=ft.Column(
                 [ft.Text(t("display.step", n=shown, of=len(m.steps)) + " · " + head, size=big,
                          weight=ft.FontWeight.BOLD),
-                 *[ft.Text(x, size=26) for x in lines]], spacing=4, tight=True),
+                 *[ft.Text(x, size=24) for x in lines]], spacing=2, tight=True),
                 bgcolor=ft.Colors.AMBER_50, border_radius=14, padding=12,
                 animate_opacity=300, key=f"step{shown}"))
-        if shown < len(m.steps):
+        if shown < len(m.steps):  # (at the top, beside the title: it never moves below the fold)
             async def nxt(e: Any) -> None:
                 set_stage(stage + 1)
-            parts.append(kit.button(t("display.next"), nxt, icon=ft.Icons.PLAY_ARROW))
+            parts[0] = ft.Row([ft.Container(parts[0], expand=True),
+                               kit.button(t("display.next"), nxt, icon=ft.Icons.PLAY_ARROW)], spacing=10)
         else:
             parts += [ft.Text(x, size=26, weight=ft.FontWeight.W_600) for x in m.summary]
     return ft.Container(content=ft.Column(parts, spacing=10, tight=True), bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
