@@ -192,7 +192,7 @@ def seat_chips(ctx: UiContext, status: Status, width: float) -> ft.Control:
 
 def card_face(m: Moment, c: Card, up: bool, size: int) -> ft.Control:
     name, colour = m.seats[c.seat] if 0 <= c.seat < len(m.seats) else ("?", "#777777")
-    w, h = size * 3.2, size * 4.0
+    w, h = max(size * 3.2, len(c.note) * size * 0.3 + 20), size * 4.0  # (the word under it fits)
     if not up:  # the back: the same for every card
         return ft.Container(width=w, height=h, border_radius=14, bgcolor="#6d3b1a",
                             border=ft.Border.all(4, "#e8c07a"), alignment=ft.Alignment.CENTER,
