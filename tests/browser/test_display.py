@@ -9,6 +9,7 @@ import asyncio
 from typing import Any
 
 from tests.browser.helpers import (
+    button,
     create_table,
     enable_semantics,
     join_phones,
@@ -176,10 +177,15 @@ async def test_lutece_display(browser, server, shots):
     await see(host, "1 of ")
     await see(tv, "Card A")  # the display goes on by itself, at a steady pace
     await shot(tv, shots / "display-lutece-reveal-1920.png")
-    for _ in range(12):
-        if "Next card" not in await page_text(host):
+    await see(tv, "Anna plays Revenus: +3 gold.", timeout=40_000)  # the display's pace reaches the summary
+    for _ in range(8):  # the host's own pace: Next card, step by step
+        text = await page_text(host)
+        if "Next card" not in text:
             break
-        await tap(host, "Next card", exact=True)
-        await asyncio.sleep(0.3)
-    await see(host, "Anna ")
+        try:
+            await button(host, "Next card", exact=True).first.click(timeout=5_000)
+        except Exception:
+            pass
+        await asyncio.sleep(0.5)
+    await see(host, "Anna plays Revenus: +3 gold.")
     await shot(host, shots / "display-lutece-summary-1280.png")
