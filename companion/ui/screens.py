@@ -217,8 +217,9 @@ class Screen(Session):
                     dsig, lambda: _display.display(self, _display.display_width(self, host_panel), host_panel)):
                 self._bump()
                 return
-        if self._seats_in_tree and self._frame_signature() == self._frame:
-            asyncio.get_running_loop().call_soon(self._redraw_seats)
+        if self._frame_signature() == self._frame and (self._seats_in_tree or self._full):
+            if self._seats_in_tree:  # (the host's display in play shows the seat list in its admin panel only)
+                asyncio.get_running_loop().call_soon(self._redraw_seats)
         else:
             asyncio.get_running_loop().call_soon(self._bump)
 

@@ -59,7 +59,8 @@ def board(ctx: UiContext, width: float) -> ft.Control:
     w = max(600.0, width - 10)
     h = min(460.0, w * 0.42)
     rows = max(p[2] for p in pos.values())
-    node_w, node_h = min(130.0, w / ncols - 24), min(84.0, h / rows - 14)
+    k = min(1.5, max(1.0, w / 1000))  # (larger on a TV)
+    node_w, node_h = min(130.0 * k, w / ncols - 24), min(84.0 * k, h / rows - 14)
 
     def centre(nid: int) -> tuple[float, float]:
         c, r, k = pos[nid]
@@ -88,7 +89,7 @@ def board(ctx: UiContext, width: float) -> ft.Control:
                 content=ft.Semantics(label=ctx.t("display.qv.caesar_here", a=p["from"], b=p["to"]),
                                      content=ft.Text("C", size=28, weight=ft.FontWeight.BOLD, color="#3e2723"))))
     boxes: list[ft.Control] = []
-    dot = max(14, min(22, int(node_w / 6)))
+    dot = max(14, min(int(22 * k), int(node_w / 6)))
     for n in nodes:
         x, y = centre(n["id"])
         places: list[ft.Control] = [kit.seat_dot(ctx.colour(s), dot) for s in n.get("occupants") or []]
@@ -100,7 +101,7 @@ def board(ctx: UiContext, width: float) -> ft.Control:
         boxes.append(ft.Container(
             left=x - node_w / 2, top=y - node_h / 2, width=node_w, height=node_h, border_radius=14,
             bgcolor="#fff3e0" if not senate else "#ffe082", border=ft.Border.all(3, "#6d4c41"), padding=4,
-            content=ft.Column([ft.Text(label + need, size=20, weight=ft.FontWeight.BOLD, max_lines=1),
+            content=ft.Column([ft.Text(label + need, size=int(20 * k), weight=ft.FontWeight.BOLD, max_lines=1),
                                ft.Row(places, spacing=3, wrap=True, run_spacing=3,
                                       alignment=ft.MainAxisAlignment.CENTER)],
                               spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)))

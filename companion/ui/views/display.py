@@ -138,7 +138,7 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
             drawn = mod.board(ctx, board_w)
         except Exception:  # a drawing problem never takes the screen down
             drawn = ft.Text(ctx.t("ui.err.render"), size=18, color=ft.Colors.RED_700)
-    shown = MomentView(moment, scr.lang, width - board_w - 16 if wide else width, host_panel,
+    shown = MomentView(moment, scr.lang, 1200 if wide else width, host_panel,  # (TV: the laptop's sizes × 1)
                        key=f"moment:{moment.key}") if moment is not None else None
     if wide and drawn is not None and shown is not None:
         parts.append(ft.Row([ft.Container(drawn, width=board_w), ft.Container(shown, expand=True)],
@@ -331,7 +331,7 @@ def join_qr_dialog(scr: Screen) -> None:
 def host_in_play(scr: Screen) -> ft.Control:
     """The host's screen while a game runs: the display, and beside it the host's panel – the
     controls, the game's host part, and the admin (QR, seats, downloads) behind "Table admin"."""
-    from companion.ui.views.host import HostControls, PrintCard, join_card
+    from companion.ui.views.host import HostControls, JoinCard, PrintCard
     t = scr.table
     assert t is not None
     admin = bool(scr.local.get("admin"))
@@ -351,7 +351,8 @@ def host_in_play(scr: Screen) -> ft.Control:
     ], wrap=True, spacing=8, run_spacing=8)
     side: list[ft.Control] = [HostControls(scr, scr.lang, t.phase, scr.can_reveal()), tools]
     if admin:
-        side += [join_card(scr, scr.server.join_url(t.code), False), scr.seat_part(host=True),
+        side += [JoinCard(scr, scr.lang, scr.server.join_url(t.code), False, tuple(scr.server.other_bases)),
+                 scr.seat_part(host=True),
                  PrintCard(scr, scr.lang, t.code, t.game_id)]
     side += scr.undo_card() + scr.host_moves_card()
     side.append(scr.game_live())
