@@ -139,7 +139,7 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
         except Exception:  # a drawing problem never takes the screen down
             drawn = ft.Text(ctx.t("ui.err.render"), size=18, color=ft.Colors.RED_700)
     shown = MomentView(moment, scr.lang, 1200 if wide else width, host_panel,  # (TV: the laptop's sizes × 1)
-                       key=f"moment:{moment.key}") if moment is not None else None
+                       key="moment" if host_panel else f"moment:{moment.key}") if moment is not None else None
     if wide and drawn is not None and shown is not None:
         parts.append(ft.Row([ft.Container(drawn, width=board_w), ft.Container(shown, expand=True)],
                             spacing=16, vertical_alignment=ft.CrossAxisAlignment.START))
@@ -197,9 +197,9 @@ def card_face(m: Moment, c: Card, up: bool, size: int) -> ft.Control:
         return ft.Container(width=w, height=h, border_radius=14, bgcolor="#6d3b1a",
                             border=ft.Border.all(4, "#e8c07a"), alignment=ft.Alignment.CENTER,
                             content=ft.Container(width=w * 0.5, height=w * 0.5, border_radius=w,
-                                                 border=ft.Border.all(4, "#e8c07a")), key="back")
+                                                 border=ft.Border.all(4, "#e8c07a")), key=f"back:{m.key}:{c.seat}")
     edge = ft.Colors.GREEN_700 if c.good is True else ft.Colors.RED_700 if c.good is False else colour
-    return ft.Container(key="face", width=w, height=h, border_radius=14, bgcolor=ft.Colors.WHITE,
+    return ft.Container(key=f"face:{m.key}:{c.seat}", width=w, height=h, border_radius=14, bgcolor=ft.Colors.WHITE,
                         border=ft.Border.all(5, edge), padding=6, content=ft.Column([
                             ft.Row([kit.seat_dot(colour, int(size * 0.65)), ft.Text(name, size=int(size * 0.5), weight=ft.FontWeight.BOLD,
                                                                        max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
@@ -217,9 +217,19 @@ def card_face(m: Moment, c: Card, up: bool, size: int) -> ft.Control:
 def MomentView(m: Moment, lang: str, width: float, host_panel: bool) -> ft.Control:
     """A reveal as a moment: the cards turn over together (AnimatedSwitcher, FLIP_S), then the
     outcome in large type; a resolution goes step by step (Next, or a steady pace)."""
-    stage, set_stage = ft.use_state(0)  # 0: backs, 1: faces + outcome, 2..: the steps shown
+    # 0: backs, 1: faces + outcome, 2..: the steps shown. The host's screen draws no timer (its
+    # messages stay the same on every run): its cards turn over when the next reveal replaces them
+    # (the switcher stays, its card changes); the display turns them over a moment after they came.
+    first = 1 if host_panel else 0
+    state, set_state = ft.use_state((m.key, first))
+    stage = state[1] if state[0] == m.key else first
+
+    def set_stage(n: int) -> None:
+        set_state((m.key, n))
 
     async def run() -> None:
+        if host_panel:
+            return
         await asyncio.sleep(0.25)
         set_stage(1)
         if m.steps and not host_panel:  # the display goes on at a steady pace
@@ -239,6 +249,7 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool) -> ft.Contr
             label=f"{m.seats[c.seat][0] if c.seat < len(m.seats) else '?'}: {c.face} {c.note}" if stage else None,
             content=ft.AnimatedSwitcher(
                 content=card_face(m, c, stage >= 1, size if len(m.cards) <= 5 else size - 8),
+                key=f"flip{c.seat}",
                 transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
                 reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK)))
     parts: list[ft.Control] = [ft.Text(m.title, size=big, weight=ft.FontWeight.BOLD)]
