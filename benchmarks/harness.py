@@ -154,6 +154,9 @@ async def open_table(server: Server, pubsub: PubSubHub, t: Any, tokens: list[str
         clients.append(Client(server, f"/host/{t.code}", {f"host:{t.code}": t.host_token, "lang": "en"}))
     for c in clients:
         await c.open(pubsub)
+    if host:  # the host's seat list, join card and downloads: in its admin panel during play (issue 18.1)
+        clients[-1].screen.local["admin"] = True
+        clients[-1].screen.render(force=True)
     return clients
 
 

@@ -40,6 +40,16 @@ CORE = {
         "fr": "{n} sur {total} a verrouillé"}),
 }
 
+CORE.update({  # the table display (issue 18.1, companion/ui/views/display.py and the games' display.py)
+    "display.locked_count": ("count", {"en": "{count} of {of} has locked", "de": "{count} von {of} hat festgelegt",
+                                       "fr": "{count} sur {of} a verrouillé"}),
+    "display.lt.move": ("steps", {"en": "Proposal: {frm} » {to} ({steps} space forward)",
+                                  "de": "Vorschlag: {frm} » {to} ({steps} Feld vor)",
+                                  "fr": "Proposition : {frm} » {to} ({steps} case en avant)"}),
+    "display.qv.senators": ("count", {"en": "{count} senator", "de": "{count} Senator", "fr": "{count} sénateur"}),
+    "display.lc.gold": ("count", {"en": "{name} {count} gold", "de": "{name} {count} Gold", "fr": "{name} {count} pièce"}),
+})
+
 LUTECE = {
     "lutece.ui.coins_on": ("coins", {"fr": "{coins} pièce dessus"}),
     "lutece.ui.bank": ("coins", {"fr": "Banque : {coins} pièce"}),

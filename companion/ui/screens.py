@@ -31,6 +31,7 @@ from companion.ui import kit
 from companion.ui.kit import UiContext
 from companion.ui.session import RELOAD, TICKET_SECONDS, Server, Session  # noqa: F401 (re-exported)
 from companion.ui.views import common as _common
+from companion.ui.views import display as _display
 from companion.ui.views import history as _history
 from companion.ui.views import home as _home
 from companion.ui.views import host as _host
@@ -111,12 +112,27 @@ class Screen(Session):
         self._seats_host = False
         self._frame: Frame | None = None  # what the screen's frame (all but the two slots) showed when last built
         self._join_field: ft.TextField | None = None
+        self._display_slot = kit.Slot()  # the table display (views/display.py): redrawn on its own
+        self._display_in_tree = False
+        self._display_host = False
+        self._full = False  # the body fills the window (no page scroll): the display's layouts
+        self._width_class = 0
 
     def mount(self) -> None:
+        self.page.on_resize = self._resized
         self.page.render(Root, self, self._drawn)
+
+    async def _resized(self, e: Any) -> None:
+        """The display is laid out for the window's width: drawn again when it changes much."""
+        w = round(float(getattr(self.page, "width", None) or 0) / 160)
+        if w != self._width_class:
+            self._width_class = w
+            if self._display_in_tree:
+                self.render(force=True)
 
     def new_route(self) -> None:
         self._slot = kit.Slot()
+        self._display_slot = kit.Slot()
         self._seat_slot = kit.Slot()
         self._row_slots = {}
         self._turn_slot = kit.Slot()
@@ -199,8 +215,16 @@ class Screen(Session):
             self._bump()  # the game's part is not on screen (yet): the whole screen
             return
         _phone.redraw_turn(self)  # the banner comes or goes with the game's part
-        if self._seats_in_tree and self._frame_signature() == self._frame:
-            asyncio.get_running_loop().call_soon(self._redraw_seats)
+        if self._display_in_tree and self.table is not None:
+            host_panel = self._display_host
+            dsig = _display.display_sig(self, host_panel)
+            if dsig != self._display_slot.shown and not self._display_slot.redraw(
+                    dsig, lambda: _display.display(self, _display.display_width(self, host_panel), host_panel)):
+                self._bump()
+                return
+        if self._frame_signature() == self._frame and (self._seats_in_tree or self._full):
+            if self._seats_in_tree:  # (the host's display in play shows the seat list in its admin panel only)
+                asyncio.get_running_loop().call_soon(self._redraw_seats)
         else:
             asyncio.get_running_loop().call_soon(self._bump)
 
@@ -241,6 +265,8 @@ class Screen(Session):
         body: list[ft.Control]
         self._slot_in_tree = False
         self._seats_in_tree = False
+        self._display_in_tree = False
+        self._full = False
         self._frame = self._frame_signature()
         try:
             if self.role == "loading":
@@ -253,12 +279,20 @@ class Screen(Session):
                 body = self.join_error()
             elif self.role in ("host", "watch"):
                 body = self.host()
+            elif self.role == "display":
+                body = _display.display_page(self)
+            elif self.role == "display_denied":
+                body = _display.denied(self)
             else:
                 body = self.phone()
         except Exception as ex:  # never leave a blank screen
             body = [kit.card(ft.Text(self.t("ui.err.render"), size=18, color=ft.Colors.RED_700),
                              ft.Text(type(ex).__name__, size=12))]
         top = self.top_bar()
+        if self._full:  # the host's display and panel: each scrolls on its own, the window does not
+            return ft.SafeArea(content=ft.Column(
+                [top, ft.Container(content=body[0], expand=True, padding=ft.Padding.symmetric(horizontal=14, vertical=8))],
+                spacing=0, expand=True, key=f"page:{urlparse(self._route).path}"), expand=True)
         return ft.SafeArea(content=ft.Column(
             [top, ft.Container(content=ft.Column(body, spacing=14),
                                           padding=ft.Padding.symmetric(horizontal=14, vertical=8))],

@@ -416,7 +416,7 @@ class Session:
         self.local = {}
         self.error = None
         self.token = None
-        if len(parts) >= 2 and parts[0] in ("t", "host"):
+        if len(parts) >= 2 and parts[0] in ("t", "host", "display"):
             client = self.conn.client or ""
             table = self.hub.get(parts[1])
             if table is None or self.hub.locked_out(client):
@@ -435,7 +435,13 @@ class Session:
                     return
             assert table is not None
             self.table = table
-            if parts[0] == "host":
+            if parts[0] == "display":
+                if not await self._display_key(table):
+                    self._leave_table()
+                    self.render(force=True)
+                    return
+                address = None
+            elif parts[0] == "host":
                 address = await self._host_token(table, query, route)
                 if address == RELOAD:
                     return
@@ -465,6 +471,8 @@ class Session:
     async def _holds_credential(self, table: Table, kind: str, query: dict[str, list[str]]) -> bool:
         """Whether this browser holds a host key (kind "host") or a seat token ("t") of `table`,
         from its cookies, its address or its storage – without taking the seat yet."""
+        if kind == "display":  # (the display takes the host's key only)
+            kind = "host"
         key = f"{'host' if kind == 'host' else 'seat'}:{table.code}"
         found = [self.conn.host_keys.get(table.code)] if kind == "host" else []
         found += [(query.get("k" if kind == "host" else "s") or [None])[0]]
@@ -503,6 +511,20 @@ class Session:
         else:
             self.role = "watch"
         return None
+
+    async def _display_key(self, table: Table) -> bool:
+        """/display/CODE (the table display on a second screen, issue 18.1) is the host's: it needs
+        the host's key – from this browser's host cookie for the table, else its storage – like the
+        host page; never from the address (the display is what the whole table reads)."""
+        tok = self.conn.host_keys.get(table.code)
+        if not table.is_host(tok):
+            tok = await self._get(f"host:{table.code}")
+        if isinstance(tok, str) and table.is_host(tok):
+            self.role = "display"
+            self.token = tok
+            return True
+        self.role = "display_denied"
+        return False
 
     async def become_host(self, code: str, key: str) -> None:
         """Keep a host key in this browser (storage; the page's script copies it into the

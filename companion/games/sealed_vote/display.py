@@ -1,0 +1,51 @@
+"""The sealed vote on the table display (companion/ui/views/display.py): the question, who has
+locked, and the last reveal – each seat's card turning over, then the tally."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from companion.ui.kit import UiContext
+from companion.ui.views.display import BIG, Card, Moment, Status, sealed_status
+
+
+def _question(ctx: UiContext, q: dict[str, Any]) -> str:
+    return q.get("question") or ctx.t("sv.default_question")
+
+
+def status(ctx: UiContext) -> Status:
+    v = ctx.view
+    rnd = v.get("round") or {}
+    if v.get("phase") == "voting" and v.get("question") and not rnd.get("revealed"):
+        head = f"{ctx.t('sv.round', n=v.get('round_no', 1))}: {_question(ctx, v['question'])}"
+        return sealed_status(ctx, list(rnd.get("seats") or []), list(rnd.get("locked") or []), head)
+    return Status(ctx.t("display.sv.next"))
+
+
+def board(ctx: UiContext, width: float) -> ft.Control:
+    v = ctx.view
+    rnd = v.get("round") or {}
+    if v.get("phase") != "voting" or not v.get("question") or rnd.get("revealed"):
+        return ft.Container()
+    n, of = len(rnd.get("locked") or []), len(rnd.get("seats") or [])
+    return ft.Text(ctx.t("display.locked_count", count=n, of=of), size=BIG, weight=ft.FontWeight.W_600)
+
+
+def moment(ctx: UiContext) -> Moment | None:
+    hist = ctx.view.get("history") or []
+    if not hist or hist[0].get("abandoned"):
+        return None
+    h = hist[0]
+    cards = tuple(Card(r["seat"], ctx.t("sv.no_value") if r["value"] is None else ctx.tv(r["value"]))
+                  for r in h["rows"])
+    s = h["summary"]
+    if h["question"]["mode"] == "number":
+        out = (ctx.t("sv.top", names=ctx.names(list(s["top"]))),
+               ctx.t("sv.sum", sum=s["sum"], max=s["max"], min=s["min"])) if s.get("count") else ()
+    else:
+        out = (f"{ctx.t('sv.tally')}: " + "  ·  ".join(f"{ctx.tv(c)}: {k}" for c, k in s["counts"].items()),)
+    title = f"{ctx.t('sv.round', n=h['round_no'])}: {_question(ctx, h['question'])}"
+    return Moment(f"sv{h['round_no']}", title, cards, out,
+                  seats=tuple((x["name"], x["colour"]) for x in ctx.table.seats))

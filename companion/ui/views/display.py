@@ -1,0 +1,374 @@
+"""The table display (issue 18.1/18.2): what the whole table reads from 2–3 m.
+
+Shown on the host's screen during play (beside the host's controls) and alone at
+`/display/CODE` (a second screen, a TV: host-only, it needs the host's key like the host page).
+Drawn only from the public view (`table.view(None)`) and the public log – never a seat's secret.
+
+Each game draws its board in `companion/games/<id>/display.py` (found by module path: the
+game's screens module with `.display` for `.screens`), with:
+
+    board(ctx, width) -> ft.Control      the board as a picture (shapes, no images)
+    status(ctx) -> Status                 whose turn / what the table waits for, by name
+    moment(ctx) -> Moment | None          the last reveal (cards that turn over, the outcome)
+
+A game without that module gets the seat chips and its last log lines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion.ui import kit
+from companion.ui.kit import UiContext
+
+if TYPE_CHECKING:
+    from companion.ui.screens import Screen
+
+BIG = 30  # state text on the display (≥ 24 px at 1280×800)
+HUGE = 40
+FLIP_S = 0.35  # the cards turn over in well under a second
+STEP_S = 2.6  # the display's steady pace through a resolution, one step at a time
+
+
+@dataclass(frozen=True)
+class Status:
+    """The display's headline ("Ann proposes space 7") and the seats the table waits for."""
+
+    headline: str
+    waiting: tuple[int, ...] = ()
+    locked: tuple[int, ...] = ()  # seats shown "locked" on their chips
+    sealed: bool = False  # a sealed round is open: every chip says locked / not yet
+    turn: int | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    """One sealed choice as it turns over: whose, its face, a word under it, for (True) / against."""
+
+    seat: int
+    face: str
+    note: str = ""
+    good: bool | None = None
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A reveal: `key` names it (a new key turns the cards over again), the cards, the outcome in
+    large type; `steps` (Lutèce's resolution, slot by slot) shown one after the other – at the
+    host's "Next" or the display's steady pace – then `summary`."""
+
+    key: str
+    title: str
+    cards: tuple[Card, ...] = ()
+    outcome: tuple[str, ...] = ()
+    steps: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (heading, lines)
+    summary: tuple[str, ...] = ()
+    seats: tuple[tuple[str, str], ...] = field(default=())  # (name, colour) per seat, for drawing
+    first: bool = False  # what the table looks at now: drawn above the board (a narrow display)
+
+
+def game_display(ctx: UiContext) -> ModuleType | None:
+    from companion.games import spec
+
+    path = spec(ctx.table.game_id).screens.rsplit(".", 1)[0] + ".display"
+    try:
+        return importlib.import_module(path)
+    except ModuleNotFoundError:
+        return None
+
+
+def default_status(ctx: UiContext) -> Status:
+    v = ctx.view
+    src = v.get("round") if isinstance(v.get("round"), dict) else v
+    locked = tuple(src.get("locked") or ())
+    turn = v.get("turn") if isinstance(v.get("turn"), int) else None
+    if turn is not None:
+        return Status(ctx.t("display.turn", name=ctx.name(turn)), (turn,), locked, turn=turn)
+    return Status("", (), locked)
+
+
+def sealed_status(ctx: UiContext, seats: list[int], locked: list[int], headline: str) -> Status:
+    """A sealed round: who has locked, who the table waits for (by name)."""
+    waiting = tuple(s for s in seats if s not in locked)
+    return Status(headline, waiting, tuple(locked), sealed=True)
+
+
+# ---------- the display ----------
+
+def display_props(scr: Screen, host_panel: bool) -> tuple[Any, ...]:
+    """What the display shows, as plain data (its redraw is decided by it)."""
+    t = scr.table
+    assert t is not None
+    ctx = scr.ctx(host_view=True)
+    mod = game_display(ctx)
+    status = mod.status(ctx) if mod is not None and hasattr(mod, "status") else default_status(ctx)
+    moment = mod.moment(ctx) if mod is not None and hasattr(mod, "moment") else None
+    seats = tuple((s["name"], s["colour"], s["status"]) for s in t.public_seats())
+    return ("display", scr.lang, t.code, t.game_id, t.phase, t.version, seats, status, moment, host_panel)
+
+
+def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
+    """The display's column: headline, the board, seat chips, the last reveal."""
+    t = scr.table
+    assert t is not None
+    ctx = scr.ctx(host_view=True)
+    mod = game_display(ctx)
+    status = mod.status(ctx) if mod is not None and hasattr(mod, "status") else default_status(ctx)
+    moment = mod.moment(ctx) if mod is not None and hasattr(mod, "moment") else None
+    parts: list[ft.Control] = []
+    if status.headline:
+        parts.append(ft.Text(status.headline, size=int(HUGE * _k(width)) if width > 1100 else 32,
+                             weight=ft.FontWeight.BOLD,
+                             max_lines=2, overflow=ft.TextOverflow.ELLIPSIS))
+    if status.waiting and status.sealed:
+        parts.append(ft.Text(ctx.waiting_for(list(status.waiting)), size=int(BIG * _k(width)),
+                             color=ft.Colors.DEEP_ORANGE_900))
+    parts.append(seat_chips(ctx, status, width))
+    wide = moment is not None and width >= 1300  # a TV: the board and the last reveal side by side
+    board_w = width * 0.56 if wide else width
+    drawn: ft.Control | None = None
+    if mod is not None and hasattr(mod, "board"):
+        try:
+            drawn = mod.board(ctx, board_w)
+        except Exception:  # a drawing problem never takes the screen down
+            drawn = ft.Text(ctx.t("ui.err.render"), size=18, color=ft.Colors.RED_700)
+    shown = MomentView(moment, scr.lang, 1200 if wide else width, host_panel,  # (TV: the laptop's sizes × 1)
+                       key="moment" if host_panel else f"moment:{moment.key}") if moment is not None else None
+    if wide and drawn is not None and shown is not None:
+        parts.append(ft.Row([ft.Container(drawn, width=board_w), ft.Container(shown, expand=True)],
+                            spacing=16, vertical_alignment=ft.CrossAxisAlignment.START))
+    else:
+        order = (shown, drawn) if moment is not None and moment.first else (drawn, shown)
+        parts += [x for x in order if x is not None]
+    if moment is None and mod is None:
+        log = ctx.view.get("log") or []
+        for item in log[-3:]:
+            parts.append(ft.Text(ctx.msg(item), size=BIG))
+    return ft.Column(parts, spacing=12, tight=True)
+
+
+def _k(width: float) -> float:
+    """How much larger than on the laptop the display draws (a TV, 1920 wide: 1.5)."""
+    return min(1.5, max(1.0, width / 1200))
+
+
+def seat_chips(ctx: UiContext, status: Status, width: float) -> ft.Control:
+    """Every seat as a big chip: its colour and mark, its name, locked / not yet (or whose turn)."""
+    chips: list[ft.Control] = []
+    size = int(26 * _k(width))
+    for i, s in enumerate(ctx.table.seats):
+        word = ""
+        done = False
+        if status.sealed and (i in status.locked or i in status.waiting):  # (a seat outside the round: no word)
+            done = i in status.locked
+            word = ctx.t("display.locked") if done else ctx.t("display.not_yet")
+        elif status.turn == i:
+            word = ctx.t("display.their_turn")
+        elif i in status.waiting:
+            word = ctx.t("display.not_yet")
+        edge = ft.Colors.GREEN_800 if done else ft.Colors.DEEP_ORANGE_700 if word and not done else ft.Colors.OUTLINE
+        inner: list[ft.Control] = [kit.seat_dot(s["colour"], int(size * 1.5)),
+                                   ft.Text(s["name"], size=size, weight=ft.FontWeight.BOLD, max_lines=1,
+                                           overflow=ft.TextOverflow.ELLIPSIS)]
+        if word:
+            inner.append(ft.Container(
+                content=ft.Row([ft.Icon(ft.Icons.CHECK, color=ft.Colors.WHITE, size=size, visible=done),
+                                ft.Text(word, size=size - 2, weight=ft.FontWeight.W_600, color=ft.Colors.WHITE)],
+                               spacing=4, tight=True),
+                bgcolor=ft.Colors.GREEN_800 if done else ft.Colors.DEEP_ORANGE_800, border_radius=12,
+                padding=ft.Padding.symmetric(horizontal=10, vertical=2)))
+        chips.append(ft.Container(
+            content=ft.Row(inner, spacing=8, tight=True), border=ft.Border.all(3, edge), border_radius=30,
+            padding=ft.Padding.symmetric(horizontal=10, vertical=6), bgcolor=ft.Colors.SURFACE,
+            animate_scale=ft.Animation(300, ft.AnimationCurve.EASE_OUT), scale=1.06 if status.turn == i else 1.0))
+    return ft.Row(chips, wrap=True, spacing=10, run_spacing=8)
+
+
+def card_face(m: Moment, c: Card, up: bool, size: int) -> ft.Control:
+    name, colour = m.seats[c.seat] if 0 <= c.seat < len(m.seats) else ("?", "#777777")
+    w, h = max(size * 3.2, len(c.note) * size * 0.3 + 20), size * 4.0  # (the word under it fits)
+    if not up:  # the back: the same for every card
+        return ft.Container(width=w, height=h, border_radius=14, bgcolor="#6d3b1a",
+                            border=ft.Border.all(4, "#e8c07a"), alignment=ft.Alignment.CENTER,
+                            content=ft.Container(width=w * 0.5, height=w * 0.5, border_radius=w,
+                                                 border=ft.Border.all(4, "#e8c07a")), key=f"back:{m.key}:{c.seat}")
+    edge = ft.Colors.GREEN_700 if c.good is True else ft.Colors.RED_700 if c.good is False else colour
+    return ft.Container(key=f"face:{m.key}:{c.seat}", width=w, height=h, border_radius=14, bgcolor=ft.Colors.WHITE,
+                        border=ft.Border.all(5, edge), padding=6, content=ft.Column([
+                            ft.Row([kit.seat_dot(colour, int(size * 0.65)), ft.Text(name, size=int(size * 0.5), weight=ft.FontWeight.BOLD,
+                                                                       max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
+                                                                       expand=True)], spacing=4),
+                            ft.Text(c.face, size=size if len(c.face) <= 5 else int(size * 0.6),
+                                    weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER,
+                                    max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
+                            ft.Text(c.note, size=int(size * 0.5), weight=ft.FontWeight.W_600, color=edge, max_lines=1,
+                                    overflow=ft.TextOverflow.ELLIPSIS)],
+                            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                            alignment=ft.MainAxisAlignment.SPACE_BETWEEN, spacing=2))
+
+
+@kit.component
+def MomentView(m: Moment, lang: str, width: float, host_panel: bool) -> ft.Control:
+    """A reveal as a moment: the cards turn over together (AnimatedSwitcher, FLIP_S), then the
+    outcome in large type; a resolution goes step by step (Next, or a steady pace)."""
+    # 0: backs, 1: faces + outcome, 2..: the steps shown. The host's screen draws no timer (its
+    # messages stay the same on every run): its cards turn over when the next reveal replaces them
+    # (the switcher stays, its card changes); the display turns them over a moment after they came.
+    first = 1 if host_panel else 0
+    state, set_state = ft.use_state((m.key, first))
+    stage = state[1] if state[0] == m.key else first
+
+    def set_stage(n: int) -> None:
+        set_state((m.key, n))
+
+    async def run() -> None:
+        if host_panel:
+            return
+        await asyncio.sleep(0.25)
+        set_stage(1)
+        if m.steps and not host_panel:  # the display goes on at a steady pace
+            for n in range(len(m.steps)):
+                await asyncio.sleep(STEP_S)
+                set_stage(2 + n)
+    ft.use_effect(run, [m.key])
+    from companion import i18n
+
+    def t(key: str, **kw: Any) -> str:
+        return i18n.t(lang, key, **kw)
+    size = int(40 * _k(width)) if width > 1100 else 28
+    big = int(BIG * _k(width))
+    flips: list[ft.Control] = []
+    for c in m.cards:
+        flips.append(ft.Semantics(
+            label=f"{m.seats[c.seat][0] if c.seat < len(m.seats) else '?'}: {c.face} {c.note}" if stage else None,
+            content=ft.AnimatedSwitcher(
+                content=card_face(m, c, stage >= 1, size if len(m.cards) <= 5 else size - 8),
+                key=f"flip{c.seat}",
+                transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
+                reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK)))
+    parts: list[ft.Control] = [ft.Text(m.title, size=big, weight=ft.FontWeight.BOLD)]
+    if flips:
+        parts.append(ft.Row(flips, wrap=True, spacing=12, run_spacing=12))
+    if stage >= 1:
+        parts += [ft.Text(line, size=big if i else size, weight=ft.FontWeight.BOLD if not i else ft.FontWeight.W_600)
+                  for i, line in enumerate(m.outcome)]
+    if m.steps and stage >= 1:
+        shown = max(0, stage - 1)
+        if shown:
+            head, lines = m.steps[shown - 1]
+            parts.append(ft.Container(content=ft.Column(
+                [ft.Text(t("display.step", n=shown, of=len(m.steps)) + " · " + head, size=big,
+                         weight=ft.FontWeight.BOLD),
+                 *[ft.Text(x, size=24) for x in lines]], spacing=2, tight=True),
+                bgcolor=ft.Colors.AMBER_50, border_radius=14, padding=12,
+                animate_opacity=300, key=f"step{shown}"))
+        if shown < len(m.steps):  # (at the top, beside the title: it never moves below the fold)
+            async def nxt(e: Any) -> None:
+                set_stage(stage + 1)
+            parts[0] = ft.Row([ft.Container(parts[0], expand=True),
+                               kit.button(t("display.next"), nxt, icon=ft.Icons.PLAY_ARROW)], spacing=10)
+        else:
+            parts += [ft.Text(x, size=26, weight=ft.FontWeight.W_600) for x in m.summary]
+    return ft.Container(content=ft.Column(parts, spacing=10, tight=True), bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+                        border_radius=16, padding=14, border=ft.Border.all(2, "#e8c07a"))
+
+
+# ---------- where the display is shown: /display/CODE and the host's screen during play ----------
+
+SIDE = 460  # the host's panel beside the display (controls, the game's host part, admin)
+
+
+def display_width(scr: Screen, host_panel: bool) -> float:
+    w = float(getattr(scr.page, "width", None) or 1280)
+    return max(480.0, w - 40 - (SIDE + 16 if host_panel else 0))
+
+
+def display_sig(scr: Screen, host_panel: bool) -> bytes:
+    return kit.signature(display_props(scr, host_panel), round(display_width(scr, host_panel) / 40))
+
+
+def display_live(scr: Screen, host_panel: bool) -> ft.Control:
+    """The display in its own slot: a change at the table redraws it (Screen.render)."""
+    scr._display_in_tree = True
+    scr._display_host = host_panel
+    return kit.live(scr._display_slot, display_sig(scr, host_panel),
+                    lambda: display(scr, display_width(scr, host_panel), host_panel), key="display")
+
+
+def display_page(scr: Screen) -> list[ft.Control]:
+    """/display/CODE: the display alone (a second screen, a TV), or what it waits for."""
+    t = scr.table
+    assert t is not None
+    if t.phase == "lobby" or t.state is None:
+        url = scr.server.join_url(t.code)
+        from companion.ui.views.host import qr_base64
+        return [ft.Text(scr.t("display.lobby"), size=HUGE, weight=ft.FontWeight.BOLD),
+                ft.Row([ft.Image(src=qr_base64(url), width=320, height=320, semantics_label=scr.t("ui.host.qr")),
+                        ft.Column([ft.Text(scr.t("ui.host.scan"), size=BIG),
+                                   ft.Text(t.code, size=72, weight=ft.FontWeight.BOLD),
+                                   ft.Text(url, size=BIG)], tight=True)], spacing=30, wrap=True),
+                scr.seat_part(host=False)]
+    return [display_live(scr, host_panel=False)]
+
+
+def denied(scr: Screen) -> list[ft.Control]:
+    return [kit.card(ft.Text(scr.t("display.no_key"), size=BIG, color=ft.Colors.RED_800), bgcolor=ft.Colors.RED_50)]
+
+
+def join_qr_dialog(scr: Screen) -> None:
+    """A late-comer's QR code, one tap from the host's display."""
+    t = scr.table
+    if t is None:
+        return
+    from companion.ui.views.host import qr_base64
+    url = scr.server.join_url(t.code)
+    dlg = ft.AlertDialog(title=ft.Text(scr.t("ui.host.scan"), size=26), content=ft.Column([
+        ft.Image(src=qr_base64(url), width=360, height=360, semantics_label=scr.t("ui.host.qr")),
+        ft.Text(t.code, size=48, weight=ft.FontWeight.BOLD), ft.Text(url, size=22)],
+        tight=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        actions=[ft.FilledButton(content=scr.t("display.join_done"), on_click=lambda e: scr.page.pop_dialog())])
+    try:
+        scr.page.show_dialog(dlg)
+    except RuntimeError:
+        pass
+
+
+def host_in_play(scr: Screen) -> ft.Control:
+    """The host's screen while a game runs: the display, and beside it the host's panel – the
+    controls, the game's host part, and the admin (QR, seats, downloads) behind "Table admin"."""
+    from companion.ui.views.host import HostControls, JoinCard, PrintCard
+    t = scr.table
+    assert t is not None
+    admin = bool(scr.local.get("admin"))
+
+    async def toggle(e: Any) -> None:
+        scr.local["admin"] = not admin
+        scr.render(force=True)
+
+    async def qr(e: Any) -> None:
+        join_qr_dialog(scr)
+    tools = ft.Row([
+        kit.button(scr.t("display.join_qr"), qr, primary=False, icon=ft.Icons.QR_CODE),
+        kit.button(scr.t("display.admin_close" if admin else "display.admin"), toggle, primary=admin,
+                   icon=ft.Icons.LIST),
+        ft.TextButton(content=scr.t("display.open"), url=f"/display/{t.code}", icon=ft.Icons.ARROW_FORWARD,
+                      height=48),
+    ], wrap=True, spacing=8, run_spacing=8)
+    side: list[ft.Control] = [HostControls(scr, scr.lang, t.phase, scr.can_reveal()), tools]
+    if admin:
+        side += [JoinCard(scr, scr.lang, scr.server.join_url(t.code), False, tuple(scr.server.other_bases)),
+                 scr.seat_part(host=True),
+                 PrintCard(scr, scr.lang, t.code, t.game_id)]
+    side += scr.undo_card() + scr.host_moves_card()
+    side.append(scr.game_live())
+    return ft.Row([
+        ft.Container(content=ft.Column([display_live(scr, host_panel=True)], scroll=ft.ScrollMode.AUTO,
+                                       expand=True), expand=True),
+        ft.Container(content=ft.Column(side, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True), width=SIDE),
+    ], spacing=16, expand=True, vertical_alignment=ft.CrossAxisAlignment.START)

@@ -1,0 +1,100 @@
+"""The table display (issue 18.1/18.2, companion/ui/views/display.py, companion/games/<id>/display.py):
+drawn on real in-process Flet sessions (benchmarks/harness.py) for every game through a random
+game, from the public view only; /display/CODE needs the host's key."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import flet as ft
+import pytest
+
+from benchmarks import harness as H
+from companion.games import specs
+from companion.table.hub import Hub
+from companion.table.store import MemoryStore
+from companion.ui.screens import Server
+from companion.ui.views import display as D
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gameplay import random_step  # noqa: E402
+
+GAMES = ["sealed_vote", "lutetia", "quovadis", "lutece"]
+
+
+def texts(c: Any) -> list[str]:
+    out: list[str] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, list):
+            for y in x:
+                walk(y)
+            return
+        if not isinstance(x, ft.BaseControl):
+            return
+        if isinstance(x, ft.Text) and isinstance(x.value, str):
+            out.append(x.value)
+        if isinstance(getattr(x, "content", None), str):  # a button's label
+            out.append(x.content)
+        for name in ("_b", "content", "controls", "views"):
+            child = getattr(x, name, None)
+            if child is not None and not isinstance(child, str):
+                walk(child)
+    walk(c)
+    return out
+
+
+def screen_text(client: H.Client) -> str:
+    assert client.session is not None
+    return "\n".join(texts(client.session.page.views))
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_display_follows_a_random_game(game: str) -> None:
+    hub = Hub(MemoryStore())
+    server = Server(hub, "http://test")
+    t, tokens = H.make_table(hub, 4, game)
+    pubsub = H.new_pubsub()
+    host = H.Client(server, f"/host/{t.code}", {f"host:{t.code}": t.host_token, "lang": "en"})
+    shown = H.Client(server, f"/display/{t.code}", {f"host:{t.code}": t.host_token, "lang": "de"})
+    stranger = H.Client(server, f"/display/{t.code}", {"lang": "en"})
+    for c in (host, shown, stranger):
+        await c.open(pubsub)
+    await H.quiet([host, shown, stranger])
+    assert shown.screen.role == "display" and stranger.screen.role == "display_denied"
+    assert "host" in screen_text(stranger).lower() and t.code not in screen_text(stranger)
+    sp = specs()[game]
+    r = random.Random(5)
+    moments = 0
+    for _ in range(60):
+        if t.state is None or sp.done(t.state):
+            break
+        step = random_step(sp, t.state, 4, r)
+        if step is None:
+            break
+        seat = step.pop("seat")
+        tok = t.host_token if seat is None else tokens[seat]
+        op = {"op": "host_act" if seat is None else "act", "action": step}
+        try:
+            await t.request(tok, op)
+        except Exception:
+            continue
+        await H.quiet([host, shown])
+        ctx = shown.screen.ctx(host_view=True)
+        mod = D.game_display(ctx)
+        assert mod is not None
+        status = mod.status(ctx)
+        if mod.moment(ctx) is not None:
+            moments += 1
+        body = screen_text(shown)
+        assert "Table admin" in screen_text(host)  # the host's panel beside the display
+        if status.headline:
+            assert status.headline in body
+        for s in t.seats:
+            assert s["name"] in body
+    assert moments or game == "quovadis"
+    for c in (host, shown, stranger):
+        c.close()
