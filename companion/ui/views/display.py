@@ -289,8 +289,9 @@ def display_width(scr: Screen, host_panel: bool) -> float:
     return max(480.0, w - 40 - (SIDE + 16 if host_panel else 0))
 
 
-def display_sig(scr: Screen, host_panel: bool) -> bytes:
-    return kit.signature(display_props(scr, host_panel), round(display_width(scr, host_panel) / 40))
+def display_sig(scr: Screen, host_panel: bool) -> tuple[Any, ...]:
+    """What decides the display's redraw: its props (compared with ==) and its width class."""
+    return (display_props(scr, host_panel), round(display_width(scr, host_panel) / 40))
 
 
 def display_live(scr: Screen, host_panel: bool) -> ft.Control:
