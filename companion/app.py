@@ -18,7 +18,7 @@ from flet.controls.types import WebRenderer
 
 from companion import i18n, settings
 from companion.table.hub import Hub
-from companion.table.store import MemoryStore, SQLiteStore, StoreError
+from companion.table.store import RefusingStore, SQLiteStore, StoreError
 from companion.ui import boot
 from companion.ui.screens import Server, qr_png, session_main
 from companion.ui.sessions import flet_sessions
@@ -74,12 +74,13 @@ def bad_lang(lang: str) -> Response:
 
 
 def open_hub(data_dir: str | Path) -> tuple[Hub, str | None]:
-    """Open the store; a broken data directory gives a message and a working in-memory table list."""
+    """Open the store; a broken data directory (read-only, full, not a directory) gives a message and
+    a table list that refuses every action it could not store, as a full disk does."""
     try:
         store: Any = SQLiteStore(data_dir)
     except StoreError as e:
         msg = i18n.t("en", e.key, path=e.path, reason=e.reason)
-        return Hub(MemoryStore()), msg
+        return Hub(RefusingStore(e.path, e.reason)), msg
     hub = Hub(store)
     hub.load_all()
     return hub, None

@@ -107,9 +107,9 @@ def terminal_qr(url: str) -> str:
 def serve(args: argparse.Namespace | list[str]) -> int:
     if isinstance(args, list):
         args = serve_parser().parse_args(args)
-    from companion.table.store import foreign_dir
+    from companion.table.store import data_dir_path, foreign_dir
 
-    data_dir = Path(args.data_dir).expanduser()
+    data_dir = data_dir_path(args.data_dir)  # resolved before it is checked (`x/..`)
     not_own = foreign_dir(data_dir)
     if not_own:
         print(f"Not using --data-dir {data_dir}: {not_own}. Give the app a directory of its own, e.g. "

@@ -291,7 +291,12 @@ def private_dir(path: Path) -> Path:
 
 def foreign_dir(path: Path, file_name: str = "companion.sqlite3") -> str | None:
     """Why an existing directory is not this app's own and must not be used as its data directory
-    (a shared one like /tmp, another user's, or one holding other files), else None."""
+    (a shared one like /tmp, another user's, or one holding other files), else None.
+
+    The path is resolved first (`..`, symlinks): `/tmp/x/..` with x missing is /tmp, and refused –
+    checked as given it was "missing" and the database went into /tmp (issue 33, 6). Give the
+    server the resolved path too (`data_dir_path`)."""
+    path = data_dir_path(path)
     try:
         st = path.stat()
     except OSError:
@@ -312,6 +317,26 @@ def foreign_dir(path: Path, file_name: str = "companion.sqlite3") -> str | None:
         shown = ", ".join(others[:3]) + (", …" if len(others) > 3 else "")
         return f"{path} already holds other files ({shown}) and no {file_name}"
     return None
+
+
+def data_dir_path(path: str | Path) -> Path:
+    """The data directory as the system will find it: `~` expanded, `..` and symlinks resolved."""
+    return Path(os.path.realpath(Path(path).expanduser()))
+
+
+class RefusingStore(MemoryStore):
+    """The store of a server whose data directory cannot be used (read-only, no space, not a
+    directory): it keeps the tables that could be read (none) and refuses every write like a full
+    disk (`store.err.write`), so no action is acknowledged that a restart would lose (issue 33)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__()
+        self.path, self.reason = path, reason
+
+    def _refuse(self, *_: Any) -> Any:
+        raise StoreError("store.err.write", self.path, self.reason)
+
+    append = append_history = import_history = add_alias = drop_alias = _refuse
 
 
 # ---------------------------------------------------------------- a damaged write-ahead log

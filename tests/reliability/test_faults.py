@@ -258,7 +258,7 @@ print(json.dumps(out))
     assert "ermission" in got[0][1]
     assert "unable to open" in got[1][1] or "ermission" in got[1][1]  # (the file is now created 0600 first)
     assert "readonly" in got[2][1] or "unable to open" in got[2][1]
-    # what the server does with it: the message for the host screen, and a working in-memory table list
+    # what the server does with it: the message for the host screen (and every action refused, below)
     key, reason = got[1]
     msg = i18n.t("en", key, path=str(base / "empty"), reason=reason)
     assert str(base / "empty") in msg and "another --data-dir" in msg
@@ -269,9 +269,13 @@ def test_open_hub_survives_an_unusable_data_dir(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     hub, msg = open_hub(blocker / "data")
-    assert msg and "cannot be used" in msg
-    t = hub.create("sealed_vote", None, [{"name": "A"}, {"name": "B"}])
-    assert hub.get(t.code) is t
+    assert msg and "cannot be used" in msg and "every action is refused" in msg and "\n" not in msg
+    # issue 33: nothing it cannot store is accepted (it was kept in memory until the server stopped,
+    # as if saved): a new table is refused like on a full disk, and nothing is left behind
+    with pytest.raises(StoreError) as ei:
+        hub.create("sealed_vote", None, [{"name": "A"}, {"name": "B"}])
+    assert ei.value.key == "store.err.write" and hub.open_tables() == [] and hub.tables == {}
+    in_all_languages("store.err.unusable")
     corrupt = tmp_path / "corrupt"
     corrupt.mkdir()
     (corrupt / SQLiteStore.FILE).write_bytes(b"this is not sqlite" * 100)

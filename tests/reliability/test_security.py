@@ -456,6 +456,34 @@ def test_a_data_dir_that_is_not_the_apps_own_is_refused_and_left_as_it_is(tmp_pa
     assert foreign_dir(busy / "new") is None
 
 
+def test_a_data_dir_is_resolved_before_it_is_checked(tmp_path: Path) -> None:
+    """Issue 33 (6): `--data-dir SHARED/x/..` (x missing) was checked as given – "missing, will be
+    created" – and the database went into SHARED (/tmp). Resolved first, it is SHARED and refused.
+    (A port in use stands behind the check, so the old code stops there instead of serving.)"""
+    import socket
+    import subprocess
+    import sys
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)  # like /tmp
+    sneaky = shared / "x" / ".."
+    assert foreign_dir(sneaky) is not None and "shared directory" in str(foreign_dir(sneaky))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        r = subprocess.run([sys.executable, "-m", "companion", "--data-dir", str(sneaky), "--host", "127.0.0.1",
+                            "--port", str(port), "--no-browser"], capture_output=True, text=True, timeout=60,
+                           cwd=Path(__file__).resolve().parents[2])
+    assert r.returncode == 2 and "is a shared directory" in r.stderr, r.stderr
+    assert f"Not using --data-dir {shared}:" in r.stderr  # the directory it would really have been
+    assert not (shared / "x").exists() and not (shared / SQLiteStore.FILE).exists()
+    link = tmp_path / "link"
+    link.symlink_to(shared)  # a symlink to a shared directory is that directory
+    assert foreign_dir(link / "x" / "..") is not None and foreign_dir(link) is not None
+
+
 def test_without_httptools_uvicorns_h11_parser_gets_the_head_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     import builtins
 
