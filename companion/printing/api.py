@@ -55,8 +55,8 @@ def game_jobs(game: str, deck: str | None = None, guide: bool | None = None, **l
     given = frozenset(k for k, v in layout.items() if k in LAYOUT_KEYS and v is not None)
     jobs: list[PageJob] = []
     parts: list[tuple[str, int, str, int, int]] = []
-    chips: str | None = None
-    has_board = False
+    chips: list[str] = []  # the diameters of the round pieces on the sheets, e.g. "24 mm"
+    has_cards = has_board = False
     copies = int(rest["copies"] or 1)
     for item in select_items(game, deck, rest["mod_deck"], rest["areas"], rest["lang"]):
         start = len(jobs)
@@ -66,10 +66,15 @@ def game_jobs(game: str, deck: str | None = None, guide: bool | None = None, **l
             parts.append(("board", pieces, item.title, start, len(jobs) - 1))
             has_board = True
         else:
-            jobs += deck_jobs(item, opts, copies=copies, given=given, ink_saver=bool(rest["ink_saver"]))[1]
+            layout, item_jobs = deck_jobs(item, opts, copies=copies, given=given, ink_saver=bool(rest["ink_saver"]))
+            jobs += item_jobs
             parts.append(("cards", item.count() * copies, item.title, start, len(jobs) - 1))
-            if item.shape == "circle":
-                chips = str(item.card)
+            if layout.options.shape == "circle":
+                size = f"{layout.options.card[0]:g} mm"
+                if size not in chips:
+                    chips.append(size)
+            else:
+                has_cards = True
     if guide is None:
         guide = deck is None or deck == "all"
     if not guide:
@@ -77,9 +82,8 @@ def game_jobs(game: str, deck: str | None = None, guide: bool | None = None, **l
     first = guide_jobs(D.printing(game).TITLE, [], opts, rest["lang"])
     n = len(first)
     items = [(k, c, t, a + n + 1, b + n + 1) for k, c, t, a, b in parts]
-    only_chips = chips if all(k == "cards" for k, *_ in parts) and chips and len(parts) == 1 else None
-    return guide_jobs(D.printing(game).TITLE, items, opts, rest["lang"], chips=only_chips,
-                      board=has_board) + jobs
+    return guide_jobs(D.printing(game).TITLE, items, opts, rest["lang"], chips=tuple(chips), board=has_board,
+                      cards=has_cards) + jobs
 
 
 def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None = None, **layout: Any) -> bytes:

@@ -331,24 +331,41 @@ GUIDE_RULER_MM = 6  # rulers read ±this many mm
 
 
 def guide_jobs(game_title: str, items: list[tuple[str, int, int, int, int]], opts: LayoutOptions,
-               lang: str = "en", chips: str | None = None, board: bool = False) -> list[PageJob]:
+               lang: str = "en", chips: tuple[str, ...] = (), board: bool = False, cards: bool = True
+               ) -> list[PageJob]:
     """The first sheet of a game's PDF: what to print and how, the checklist, the cutting order and
     a duplex test that works on opaque card (cut, turn over, read the ruler at the cut edge).
 
     items: (kind "cards"|"board", count or pieces, title, first page, last page) – pages counted
-    with this sheet. Duplex: a front and a back page (the rulers); otherwise one page."""
+    with this sheet. The cutting order says how to cut what the sheets hold: `cards` (rectangles at
+    crop marks), `chips` (round pieces of these diameters, e.g. ("24 mm", "20 mm")), a `board`.
+    Duplex: a front and a back page (the rulers); otherwise one page."""
     o = opts.normalised()
     pw, ph = paper_size(o.paper, "portrait")
     px = (mm_to_px(pw, o.dpi), mm_to_px(ph, o.dpi))
     duplex = o.backs in ("duplex-long", "duplex-short")
     common = dict(page_px=px, paper_mm=(pw, ph), dpi=o.dpi)
     extra = (("title", game_title), ("items", tuple(items)), ("backs", o.backs), ("offset", o.offset),
-             ("paper", o.paper), ("lang", lang), ("chips", chips), ("board", board))
+             ("paper", o.paper), ("lang", lang), ("chips", tuple(chips)), ("board", board), ("cards", cards))
     label = i18n.t(lang, "print.guide.label", game=game_title)
     jobs = [PageJob("guide", extra=(("side", "front"), *extra), label=label, **common)]  # type: ignore[arg-type]
     if duplex:
         jobs.append(PageJob("guide", extra=(("side", "back"), *extra), label=label, **common))  # type: ignore[arg-type]
     return jobs
+
+
+def guide_cutting(lang: str, cards: bool, chips: tuple[str, ...], board: bool) -> list[str]:
+    """The cutting order, a paragraph per kind of piece the sheets hold: cards (crop marks), round
+    pieces (their diameters: a circle punch or scissors), a board's pieces."""
+    out = []
+    if cards:
+        out.append(i18n.t(lang, "print.guide.cut_cards"))
+    if chips:
+        sizes = chips[0] if len(chips) == 1 else i18n.t(lang, "print.guide.and", a=", ".join(chips[:-1]), b=chips[-1])
+        out.append(i18n.t(lang, "print.guide.cut_chips", sizes=sizes))
+    if board:
+        out.append(i18n.t(lang, "print.guide.cut_board"))
+    return out
 
 
 def _guide_points(W: int, H: int, dpi: int) -> tuple[int, int, list[int], int]:
@@ -441,15 +458,12 @@ def _paint_guide(page: Image.Image, job: PageJob) -> None:
                  fill=INK, align="left")
         y += u(7)
     y += u(3)
-    cut = i18n.t(lang, "print.guide.cut_cards")
-    if e["board"]:
-        cut += "\n" + i18n.t(lang, "print.guide.cut_board")
-    if e["chips"]:
-        cut = i18n.t(lang, "print.guide.cut_chips", size=e["chips"])
-    section(i18n.t(lang, "print.guide.cut_head"), cut, 36 if e["board"] else 26)
+    cut = guide_cutting(lang, e["cards"], e["chips"], e["board"])
+    section(i18n.t(lang, "print.guide.cut_head"), "\n".join(cut), 12 + 13 * len(cut))
     if not duplex:
         return
-    section(i18n.t(lang, "print.guide.test_head"), i18n.t(lang, "print.guide.test_body"),
+    test = "print.guide.test_body" if e["cards"] else "print.guide.test_body_round"  # no white-edged backs
+    section(i18n.t(lang, "print.guide.test_head"), i18n.t(lang, test),
             max(12.0, (ya - y) * 25.4 / dpi - 10))
     # the cut lines of the test: A across the sheet, B from A down to the safe zone
     safe = u(SAFE_MM + 1)
