@@ -139,7 +139,7 @@ class Hub:
 
     def rematch(self, code: Any, options: dict[str, Any] | None = None, start: bool = True) -> Table:
         """"Play again": the same game at a new table with the same players, seats, colours, device
-        tokens (every phone's stored seat token, the host's key and the spectators' tokens work there
+        tokens (the seats played on the shared device stay shared; every phone's stored seat token, the host's key and the spectators' tokens work there
         unchanged: phones follow without scanning again) and options – `options` changes some of
         them (validated like a new table's). A new seed. Started at once unless start=False. The
         finished table stays as it is, readable, with a `next` entry naming the new one
@@ -200,11 +200,13 @@ class Hub:
     def _rematch_table(self, old: Table, code: str, options: dict[str, Any] | None, start: bool) -> Table:
         """The new table of a rematch, written (it has no screen yet: safe off the event loop)."""
         merged = {**old.options, **(options or {})}
-        seats = [{"name": s["name"], "colour": s["colour"]} for s in old.seats]
+        seats = [{"name": s["name"], "colour": s["colour"], "shared": s["shared"]} for s in old.seats]
         new = Table.create(self.store, code, old.game_id, merged, seats, host=old.host_token)
         for i, s in enumerate(old.seats):
             if s["token"]:
                 new.submit_sync({"k": "join", "seat": i, "token": s["token"], "name": s["name"]})
+        if old.device_token:  # the shared device (pass-and-play) follows with its token
+            new.submit_sync({"k": "device", "token": old.device_token})
         for token, name in old.spectators.items():
             new.submit_sync({"k": "spectate", "token": token, "name": name})
         if start:

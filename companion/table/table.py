@@ -6,19 +6,29 @@ its entries. The game state is the replay of `setup` + the effective game action
 the last one and replays.
 
 Entries (key "k"):
-    create  {game, options, seed, host, seats:[{name, colour}]}
+    create  {game, options, seed, host, seats:[{name, colour, shared?}]}
     join    {seat, token, name}          a phone takes a free seat (before the start)
     spectate{token, name}                a phone watches (after the start, or a full table)
     seat    {token, seat}                host seats a spectator in a free seat
     rename  {seat, name}
     free    {seat}                       host frees a seat (its device loses it)
     leave   {seat}                       a phone gives its seat back before the start ("not me")
-    swap    {a, b}                       host swaps two seats' devices and names
+    swap    {a, b}                       host swaps two seats' devices and names (and shared marks)
+    share   {seat, shared}               host marks a seat as played on the table's shared device
+                                         (true: a phone on it loses it) or gives it back (false: free)
+    device  {token}                      host opens the shared device: its token (a new one replaces
+                                         the last: the device that held it loses the shared seats)
     start   {}
     act     {seat, action}               a game action (seat None = host)
     undo    {}                           drops the last effective game action
     end     {}
     next    {code}                       the table that followed this one (a rematch: Hub.rematch)
+
+A shared seat (pass-and-play, issue 29) has no phone: its player plays on the table's shared
+device, behind a cover. It counts as seated for starting and playing; no phone can join or be
+seated on it until the host gives it back (share false), and a rematch keeps it shared. The
+shared device holds a device token (entry `device`); with it, it acts for a shared seat only
+(op "act" with "seat"), never for a phone's seat, never as host.
 
 A finished game (its rules say it is over, or the host ended it with a result) has a history
 record (companion/history.py): the entry that finishes it writes the record in the same
@@ -79,7 +89,8 @@ class Table:
         self.options: dict[str, Any] = {}
         self.seed = 0
         self._host = ""
-        self.seats: list[dict[str, Any]] = []  # {name, colour, token|None}
+        self._device = ""  # the shared device's token (pass-and-play), "" until the host opens one
+        self.seats: list[dict[str, Any]] = []  # {name, colour, token|None, shared: bool}
         self._given_names: list[str] = []  # the seats' names as the host set them up (a seat given back gets its own)
         self.spectators: dict[str, str] = {}  # token -> name
         self.phase = "lobby"  # lobby | playing | ended
@@ -120,7 +131,10 @@ class Table:
             colour = s.get("colour") or COLOURS[i % len(COLOURS)]
             if not (isinstance(colour, str) and colour.startswith("#") and len(colour) in (7, 9)):
                 raise RuleError("tbl.err.colour")
-            clean.append({"name": name, "colour": colour})
+            seat = {"name": name, "colour": colour}
+            if s.get("shared") is True:
+                seat["shared"] = True
+            clean.append(seat)
         t = cls(code, store)
         t._do({"k": "create", "game": game_id, "options": opts,
                "seed": seed if seed is not None else secrets.randbits(48),
@@ -142,6 +156,15 @@ class Table:
     def host_token(self) -> str:
         return self._host
 
+    def is_device(self, token: Any) -> bool:
+        """Whether `token` is the table's shared device's (pass-and-play)."""
+        return isinstance(token, str) and bool(token) and bool(self._device) \
+            and hmac.compare_digest(token, self._device)
+
+    @property
+    def device_token(self) -> str:
+        return self._device
+
     def seat_of(self, token: Any) -> int | None:
         if not isinstance(token, str) or not token:
             return None
@@ -154,7 +177,12 @@ class Table:
         return isinstance(token, str) and token in self.spectators
 
     def free_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if not s["token"]]
+        """Seats a phone may take: no phone on them and not played on the shared device."""
+        return [i for i, s in enumerate(self.seats) if not s["token"] and not s["shared"]]
+
+    def shared_seats(self) -> list[int]:
+        """Seats played on the table's shared device (pass-and-play), in seat order."""
+        return [i for i, s in enumerate(self.seats) if s["shared"]]
 
     # ---------- listeners ----------
     def subscribe(self, cb: Callable[[Table], None]) -> None:
@@ -288,8 +316,8 @@ class Table:
                 self.options = e["options"]
                 self.seed = e["seed"]
                 self._host = e["host"]
-                self.seats = [{"name": s["name"], "colour": s["colour"], "token": None}
-                              for s in e["seats"]]
+                self.seats = [{"name": s["name"], "colour": s["colour"], "token": None,
+                               "shared": s.get("shared") is True} for s in e["seats"]]
                 self._given_names = [s["name"] for s in e["seats"]]
             return commit
         if k == "next":
@@ -307,6 +335,8 @@ class Table:
                 raise RuleError("tbl.err.no_seat")
             if self.seats[seat]["token"]:
                 raise RuleError("tbl.err.seat_taken")
+            if self.seats[seat]["shared"]:
+                raise RuleError("tbl.err.seat_shared", name=self.seats[seat]["name"])
             name = clean_name(e["name"]) if e.get("name") else self.seats[seat]["name"]
 
             def commit() -> None:
@@ -325,6 +355,8 @@ class Table:
                 raise RuleError("tbl.err.no_seat")
             if self.seats[seat]["token"]:
                 raise RuleError("tbl.err.seat_taken")
+            if self.seats[seat]["shared"]:
+                raise RuleError("tbl.err.seat_shared", name=self.seats[seat]["name"])
 
             def commit() -> None:
                 self.seats[seat]["token"] = token
@@ -375,9 +407,33 @@ class Table:
                     self.host_moves.append({"op": "swap", "a": sa["name"], "b": sb["name"]})
                 sa["token"], sb["token"] = sb["token"], sa["token"]
                 sa["name"], sb["name"] = sb["name"], sa["name"]
+                sa["shared"], sb["shared"] = sb["shared"], sa["shared"]
                 pa, pb = self.presence.get(a, 0), self.presence.get(b, 0)
                 self.presence[a], self.presence[b] = pb, pa
             return commit
+        if k == "share":
+            seat, shared = e.get("seat"), e.get("shared")
+            if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+                raise RuleError("tbl.err.no_seat")
+            if not isinstance(shared, bool):
+                raise RuleError("err.unknown_action")
+            if self.seats[seat]["shared"] == shared:
+                raise RuleError("tbl.err.shared_already" if shared else "tbl.err.not_shared",
+                                name=self.seats[seat]["name"])
+
+            def share() -> None:
+                s = self.seats[seat]
+                if self.phase == "playing":
+                    self.host_moves.append({"op": "share" if shared else "unshare", "name": s["name"]})
+                s["shared"] = shared
+                s["token"] = None  # a phone on it loses it; given back, it is free for a phone
+                self.presence.pop(seat, None)
+            return share
+        if k == "device":
+            token = e.get("token")
+            if not isinstance(token, str) or len(token) < 16:
+                raise RuleError("err.unknown_action")
+            return lambda: setattr(self, "_device", token)
         if k == "start":
             if self.phase != "lobby":
                 raise RuleError("tbl.err.started")
@@ -512,8 +568,10 @@ class Table:
         return self.game.result(self.state)
 
     def seat_status(self, seat: int) -> str:
-        """free / joined / connected (+ submitted, from the game's public view)."""
+        """free / shared / joined / connected (+ submitted, from the game's public view)."""
         s = self.seats[seat]
+        if s["shared"]:
+            return "shared"
         if not s["token"]:
             return "free"
         return "connected" if self.presence.get(seat) else "joined"
@@ -523,7 +581,7 @@ class Table:
                 for i, s in enumerate(self.seats)]
 
     # ---------- authorised requests: the only entry point for screens ----------
-    HOST_OPS = frozenset({"free", "swap", "seat", "start", "undo", "end", "host_act", "host_rename"})
+    HOST_OPS = frozenset({"free", "swap", "seat", "share", "device", "start", "undo", "end", "host_act", "host_rename"})
 
     async def request(self, token: Any, op: dict[str, Any]) -> dict[str, Any]:
         """Check who asks (host token, seat token or nobody) and submit the matching entry.
@@ -553,6 +611,11 @@ class Table:
                 return {"k": "swap", "a": op.get("a"), "b": op.get("b")}, {}
             if kind == "seat":
                 return {"k": "seat", "token": op.get("token"), "seat": op.get("seat")}, {}
+            if kind == "device":
+                tok = new_token()
+                return {"k": "device", "token": tok}, {"token": tok}
+            if kind == "share":
+                return {"k": "share", "seat": op.get("seat"), "shared": op.get("shared")}, {}
             if kind == "host_rename":
                 return {"k": "rename", "seat": op.get("seat"), "name": op.get("name")}, {}
             if kind == "host_act":
@@ -568,6 +631,11 @@ class Table:
         if kind == "spectate":
             tok = new_token()
             return {"k": "spectate", "token": tok, "name": op.get("name") or "?"}, {"token": tok}
+        if self.is_device(token):  # the shared device: acts for a shared seat, nothing else
+            seat = op.get("seat")
+            if kind != "act" or not isinstance(seat, int) or seat not in self.shared_seats():
+                raise RuleError("tbl.err.not_shared_seat")
+            return {"k": "act", "seat": seat, "action": op.get("action")}, {}
         seat = self.seat_of(token)
         if seat is None:
             raise RuleError("tbl.err.bad_token" if token else "err.seat_only")

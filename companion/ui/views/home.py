@@ -38,7 +38,7 @@ def home(scr: Screen) -> list[ft.Control]:
     loc = scr.local
     opts = tuple((k, tuple(v.items())) for k, v in loc.items() if k.startswith("opts:"))
     out.append(CreateForm(scr, scr.lang, loc.get("game"), loc.get("n"), tuple(loc.get("names") or ()),
-                          tuple(loc.get("colours") or ()), opts))
+                          tuple(loc.get("colours") or ()), opts, tuple(loc.get("shared") or ())))
     open_tables = scr.hub.open_tables()  # from the store's table list: no log is loaded
     if open_tables:
         rows: list[ft.Control] = [kit.title(scr.t("ui.home.tables"), 20)]
@@ -121,6 +121,7 @@ def create_form(scr: Screen) -> ft.Control:
     loc["n"] = min(max(loc["n"], game.MIN_SEATS), game.MAX_SEATS)
     names: list[str] = loc.setdefault("names", [""] * 8)
     colours: list[str] = loc.setdefault("colours", list(COLOURS))
+    shared: list[bool] = loc.setdefault("shared", [False] * 8)  # plays on the shared device (issue 29)
     opts: dict[str, Any] = loc.setdefault(f"opts:{loc['game']}", {})
 
     async def game_changed(key: str) -> None:
@@ -149,7 +150,7 @@ def create_form(scr: Screen) -> ft.Control:
             scr.render(force=True)
         seat_rows.append(ft.Row([
             ft.Container(width=44, height=44, bgcolor=colours[i], border_radius=22, on_click=next_colour,
-                         tooltip=scr.t("ui.create.colour")), f]))
+                         tooltip=scr.t("ui.create.colour")), f, shared_box(scr, shared, i)]))
     option_controls: list[ft.Control] = []
     for o in game.OPTIONS:
         current = opts.get(o.name, o.default)
@@ -184,8 +185,8 @@ def create_form(scr: Screen) -> ft.Control:
                 if o.kind == "choice":
                     v = next((c for c in o.choices if str(c) == str(v)), v)
                 given[o.name] = v
-        seats = [{"name": names[i].strip() or scr.t("ui.player_n", n=i + 1), "colour": colours[i]}
-                 for i in range(loc["n"])]
+        seats = [{"name": names[i].strip() or scr.t("ui.player_n", n=i + 1), "colour": colours[i],
+                  "shared": shared[i]} for i in range(loc["n"])]
         try:
             table = await asyncio.to_thread(scr.hub.create, game.ID, given, seats)
         except RuleError as ex:
@@ -205,6 +206,16 @@ def create_form(scr: Screen) -> ft.Control:
     return kit.card(*parts)
 
 
+def shared_box(scr: Screen, shared: list[bool], i: int) -> ft.Control:
+    """Seat i plays on a shared device, behind a cover (pass-and-play, issue 29)."""
+    async def changed(e: Any) -> None:
+        shared[i] = bool(e.control.value)
+        scr.render(force=True)
+    return ft.Checkbox(label=scr.t("ui.create.shared"), value=shared[i], on_change=changed,
+                       tooltip=scr.t("ui.create.shared_tip", n=i + 1),
+                       label_style=ft.TextStyle(size=16))
+
+
 @kit.component
 def JoinBox(scr: Screen, lang: str) -> ft.Control:
     return join_box(scr)
@@ -212,7 +223,8 @@ def JoinBox(scr: Screen, lang: str) -> ft.Control:
 
 @kit.component
 def CreateForm(scr: Screen, lang: str, game: str | None, n: int | None, names: tuple[str, ...],
-               colours: tuple[str, ...], opts: tuple[tuple[str, Any], ...]) -> ft.Control:
+               colours: tuple[str, ...], opts: tuple[tuple[str, Any], ...],
+               shared: tuple[bool, ...] = ()) -> ft.Control:
     """The create form, drawn again when what it shows changes (a game, a seat count, a colour
     picked; the typed names as they were then)."""
     return create_form(scr)

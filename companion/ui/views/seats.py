@@ -86,7 +86,7 @@ def seat_row(scr: Screen, host: bool, i: int, s: dict[str, Any], mark: str,
              offer: list[tuple[str, str]]) -> ft.Control:
     status = s["status"]
     colour = {"free": ft.Colors.GREY_500, "joined": ft.Colors.AMBER_800,
-              "connected": ft.Colors.GREEN_700}[status]
+              "connected": ft.Colors.GREEN_700, "shared": ft.Colors.TEAL_700}[status]
     pills = [kit.pill(scr.t(f"ui.status.{status}"), colour)]
     if mark:
         pills.append(kit.pill(scr.t(f"ui.status.{mark}"),
@@ -96,7 +96,8 @@ def seat_row(scr: Screen, host: bool, i: int, s: dict[str, Any], mark: str,
                                             + (f"  ({scr.t('ui.you')})" if i == scr.seat else ""), 18, expand=True),
                              *pills]
     if host:
-        if status != "free":
+        row += share_buttons(scr, i, s)  # pass-and-play (issue 29): below
+        if status not in ("free", "shared"):
             async def free(e: Any) -> None:
                 async def yes() -> None:
                     await scr.request({"op": "free", "seat": i})
@@ -106,7 +107,7 @@ def seat_row(scr: Screen, host: bool, i: int, s: dict[str, Any], mark: str,
                              scr.t("ui.host.free_yes"), yes)
             row.append(ft.IconButton(ft.Icons.PERSON_REMOVE, on_click=free, width=48, height=48, icon_size=26,
                                      tooltip=scr.t("ui.host.free", name=s["name"])))
-        else:
+        elif status == "free":
             for tok, name in offer:
                 async def seat_them(e: Any, tok: str = tok) -> None:
                     await scr.request({"op": "seat", "seat": i, "token": tok})
@@ -133,3 +134,28 @@ def seat_row(scr: Screen, host: bool, i: int, s: dict[str, Any], mark: str,
                                  tooltip=scr.t("ui.host.swap", name=s["name"]), selected=chosen,
                                  icon_color=ft.Colors.PRIMARY if chosen else None))
     return ft.Row(row, spacing=8)
+
+
+def share_buttons(scr: Screen, i: int, s: dict[str, Any]) -> list[ft.Control]:
+    """The host's switch between a phone and the shared device for seat i (issue 29), each way
+    with a confirmation like every seat change: to the shared device (a phone on the seat leaves
+    it), or back to a free seat a phone can take."""
+    t = scr.table
+    if t is None or t.phase == "ended":
+        return []
+    shared = s["status"] == "shared"
+    play = "_play" if t.phase == "playing" else ""
+    name = s["name"]
+
+    async def ask(e: Any) -> None:
+        async def yes() -> None:
+            await scr.request({"op": "share", "seat": i, "shared": not shared})
+        if shared:
+            scr.confirm(scr.t("ui.share.back_confirm", name=name), scr.t("ui.share.back_what" + play, name=name),
+                        scr.t("ui.share.back_yes"), yes)
+        else:
+            scr.confirm(scr.t("ui.share.to_confirm", name=name), scr.t("ui.share.to_what" + play, name=name),
+                        scr.t("ui.share.to_yes"), yes)
+    tip = scr.t("ui.share.back" if shared else "ui.share.to", name=name)
+    return [ft.IconButton(ft.Icons.PHONE_ANDROID if shared else ft.Icons.TABLET_ANDROID, on_click=ask,
+                          width=48, height=48, icon_size=26, tooltip=tip)]
