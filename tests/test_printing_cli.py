@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -81,7 +85,8 @@ def test_a_full_disk_is_one_line_and_leaves_the_old_file_whole(tmp_path: Path, c
             raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(cli.os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
-    rc, err = run(["print", "lutetia", "--deck", "votes", "--dpi", "50", "--workers", "1", "-o", str(out)], capsys)
+    rc, err = run(["print", "lutetia", "--deck", "votes", "--dpi", "50", "--workers", "1", "-o", str(out), "--force"],
+                  capsys)
     assert rc == 1
     assert "disk is full" in err and "Traceback" not in err
     assert out.read_bytes() == b"old file"
@@ -133,3 +138,72 @@ def test_sleeve_sizes_for_lutece(tmp_path: Path, capsys: pytest.CaptureFixture[s
         jobs = game_jobs("lutece", dpi=100, card=card, guide=False)
         p = jobs[0].placed[0]
         assert (p.w, p.h) == (mm_to_px(w, 100), mm_to_px(h, 100))
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("argv, rc_want, words", [
+    (["lutetia", "--mod-deck", "a,b,c"], 2, "--mod-deck"),
+    (["lutetia", "--mod-deck", "12,12"], 2, "--mod-deck"),
+    (["lutetia", "--paper", "a5"], 2, "--paper must be one of a4, letter"),
+    (["lutetia", "--lang", "es"], 2, "--lang must be one of en, de, fr"),
+    (["lutetia", "--backs", "both"], 2, "--backs must be one of"),
+    (["lutetia", "--dpi", "high"], 2, "--dpi"),
+    (["lutetia", "--output", "{tmp}/x.png"], 1, "x.pdf"),
+    (["lutetia", "-o", "{tmp}/cards"], 1, "cards.pdf"),
+    (["--registration", "-o", "{tmp}/reg.PNG"], 1, ".pdf"),
+])
+def test_cli_mistakes_get_one_line_that_says_what_to_do(argv: list[str], rc_want: int, words: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34.3: no "invalid literal for int()", no twelve lines of usage, no PDF named .png."""
+    rendered = []
+    monkeypatch.setattr(cli.api, "render_pdf", lambda *a, **k: rendered.append(1) or b"")
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    if "-o" not in argv and "--output" not in argv:
+        argv += ["-o", str(tmp_path / "x.pdf")]
+    rc, err = run(["print", *argv], capsys)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert rc == rc_want and len(lines) == 1 and words in lines[0], (rc, err)
+    assert "Traceback" not in err and "invalid literal" not in err and "usage:" not in err
+    assert not rendered and list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_file_is_replaced_only_with_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "reg.pdf"
+    out.write_bytes(b"my own file")
+    rc, err = run(["print", "--registration", "--dpi", "50", "-o", str(out)], capsys)
+    assert rc == 1 and out.read_bytes() == b"my own file"
+    assert len(err.strip().splitlines()) == 1 and "already exists" in err and "--force" in err
+    rc, err = run(["print", "--registration", "--dpi", "50", "-o", str(out), "--force"], capsys)
+    assert rc == 0 and len(read_pages(out.read_bytes())) == 2
+
+
+def test_ctrl_c_while_printing_is_one_line_and_no_traceback(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal sends SIGINT to the whole process group: the CLI and its render workers."""
+    out = tmp_path / "lutetia.pdf"
+    proc = subprocess.Popen([sys.executable, "-m", "companion.printing", "lutetia", "--workers", "2", "-o", str(out)],
+                            cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+    assert proc.stderr is not None
+    seen = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # rendering has started (the first progress line)
+        line = proc.stderr.readline()
+        seen.append(line)
+        if "pages" in line or not line:
+            break
+    assert any("pages" in ln for ln in seen), seen
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        rest = proc.stderr.read()
+        rc = proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    lines = [ln for ln in rest.splitlines() if ln.strip() and not ln.endswith(" pages")]
+    assert rc != 0, rest
+    assert "Traceback" not in rest and "KeyboardInterrupt" not in rest, rest
+    assert len(lines) == 1 and "interrupted" in lines[0], rest
+    assert list(tmp_path.iterdir()) == []  # no PDF, no .part file

@@ -17,11 +17,13 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from companion.i18n import LANGS
 from companion.printing import api, printables
@@ -29,8 +31,19 @@ from companion.printing import decks as D
 from companion.printing.layout import BACKS, CARD_PRESETS, PAPERS
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line that says what to do (not the whole usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        m = re.match(r"argument (\S+?)(?:/\S+)?: invalid choice: (.+?) \(choose from (.+)\)$", message)
+        if m:
+            choices = ", ".join(c.strip().strip("'") for c in m.group(3).split(","))
+            message = f"{m.group(1)} must be one of {choices}, not {m.group(2)}"
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="companion print", description="Print-and-play PDFs (cards, boards, chips).")
+    p = _Parser(prog="companion print", description="Print-and-play PDFs (cards, boards, chips).")
     p.add_argument("game", nargs="?", help=f"one of {', '.join(D.GAMES)}")
     p.add_argument("--deck", help="one deck or board of the game (default: all); see --list")
     p.add_argument("--paper", default="a4", choices=sorted(PAPERS))
@@ -54,7 +67,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ink-saver", action="store_true",
                    help="light tints and outlines instead of full-colour frames and backs (far less ink)")
     p.add_argument("--workers", type=int, help="render processes (default: CPU count, max 4)")
-    p.add_argument("-o", "--output", help="output PDF (default: GAME[-DECK]-PAPER.pdf)")
+    p.add_argument("-o", "--output", help="output PDF, a name ending in .pdf (default: GAME[-DECK]-PAPER.pdf)")
+    p.add_argument("--force", action="store_true", help="replace the output file if it exists")
     p.add_argument("--all", action="store_true", help="regenerate printables/ and docs/print-*.png")
     p.add_argument("--check", action="store_true", help="with --all: only report whether printables/ is stale")
     p.add_argument("--registration", action="store_true", help="the duplex registration test page")
@@ -99,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     except OutputError as e:
         print(f"companion print: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: the workers ignore it and stop; the target file is untouched
+        start = "\n" if sys.stderr.isatty() else ""  # end a progress bar's line
+        print(f"{start}companion print: interrupted (Ctrl-C); no file was written", file=sys.stderr)
+        return 130
 
 
 class OutputError(Exception):
@@ -122,17 +140,23 @@ def _check_args(a: argparse.Namespace) -> None:
         parse_offset(a.offset)
 
 
-def check_output(out: str) -> Path:
-    """The output file's path, checked before rendering: not a directory, its folder exists and is
-    writable. Raises OutputError with a one-line reason."""
+def check_output(out: str, force: bool = False) -> Path:
+    """The output file's path, checked before rendering: not a directory, a name ending in .pdf, its
+    folder exists and is writable, and no file there already unless `force`. Raises OutputError with
+    a one-line reason."""
     path = Path(out).expanduser()
     if str(out).endswith(("/", os.sep)) or path.is_dir():
         raise OutputError(f"{out} is a directory; give a file name, e.g. -o {path / 'cards.pdf'}")
+    if path.suffix.lower() != ".pdf":
+        raise OutputError(f"{out}: companion print writes PDF files; give a name ending in .pdf, "
+                          f"e.g. -o {path.with_suffix('.pdf') if path.suffix else path.name + '.pdf'}")
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise OutputError(f"the folder {parent} does not exist (create it first, or choose another -o)")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise OutputError(f"cannot write into {parent} (permission denied)")
+    if path.exists() and not force:
+        raise OutputError(f"{path} already exists; add --force to replace it, or choose another -o")
     if path.exists() and not os.access(path, os.W_OK):
         raise OutputError(f"cannot overwrite {path} (permission denied)")
     return path
@@ -185,17 +209,17 @@ def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         return 0
     t = time.perf_counter()
     if a.registration:
-        out = check_output(a.output or f"registration-{a.paper}{_suffix(a.lang)}.pdf")
+        out = check_output(a.output or f"registration-{a.paper}{_suffix(a.lang)}.pdf", a.force)
         if not a.backs.startswith("duplex"):
             raise ValueError("--registration measures duplex printing: use --backs duplex-long or duplex-short")
         pdf = api.registration_pdf(a.paper, a.backs, a.offset, a.dpi, a.quality, a.optimize, lang=a.lang,
                                    orientation=a.orientation, image_format=a.image_format)
     elif a.join:
-        out = check_output(a.output or f"join-{a.join[0]}-{a.paper}{_suffix(a.lang)}.pdf")
+        out = check_output(a.output or f"join-{a.join[0]}-{a.paper}{_suffix(a.lang)}.pdf", a.force)
         pdf = api.join_card_pdf(a.join[0], a.join[1], a.paper, a.dpi, lang=a.lang)
     elif a.game:
         game = D.game_id(a.game)
-        out = check_output(a.output or f"{game}{'-' + a.deck if a.deck else ''}-{a.paper}{_suffix(a.lang)}.pdf")
+        out = check_output(a.output or f"{game}{'-' + a.deck if a.deck else ''}-{a.paper}{_suffix(a.lang)}.pdf", a.force)
         api.select_items(game, a.deck, a.mod_deck, a.areas, a.lang)  # a wrong deck: said before rendering
         pdf = api.render_pdf(
             game, a.deck, paper=a.paper, orientation=a.orientation, card=a.card, bleed=a.bleed, margin=a.margin,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -20,6 +21,12 @@ from companion.printing.pdf import PdfImage, write_pdf
 
 def _encode_star(args: tuple[PageJob, int, bool, str]) -> PdfImage:
     return encode(*args)
+
+
+def _ignore_sigint() -> None:
+    """In a worker process: Ctrl-C (SIGINT to the whole process group) is the parent's to handle;
+    the worker finishes its page and is shut down, instead of printing its own traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _can_fork() -> bool:
@@ -44,16 +51,21 @@ def encode_all(jobs: list[PageJob], quality: int = JPEG_QUALITY, workers: int | 
     ex: Executor
     if _can_fork():
         # contiguous chunks: pages of one deck stay on one worker, so its face cache is reused
-        ex = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        ex = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_ignore_sigint)
         chunk = max(1, n // (workers * 3))
     else:
         ex = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="print")
         chunk = 1
-    with ex:
+    try:
         for i, img in enumerate(ex.map(_encode_star, args, chunksize=chunk)):
             out.append(img)
             if progress:
                 progress(i + 1, n)
+    except BaseException:  # Ctrl-C or an error: drop the pages not started, wait only for the running ones
+        ex.shutdown(wait=True, cancel_futures=True)
+        raise
+    ex.shutdown(wait=True)
     return out
 
 

@@ -87,13 +87,18 @@ def parse_mod_deck(value: Any) -> dict[int, int]:
     """`mod_deck` as "12,12,12", [12, 12, 12] or {1: 12, 2: 12, 3: 12} -> {value: count}."""
     if value is None:
         return default_mod_deck()
-    if isinstance(value, dict):
-        out = {int(k): int(v) for k, v in value.items()}
-    else:
-        parts = str(value).replace(";", ",").split(",") if isinstance(value, str) else list(value)
-        out = {i + 1: int(v) for i, v in enumerate(parts)}
+    try:
+        if isinstance(value, dict):
+            out = {int(k): int(v) for k, v in value.items()}
+        else:
+            parts = str(value).replace(";", ",").split(",") if isinstance(value, str) else list(value)
+            out = {i + 1: int(str(v).strip()) for i, v in enumerate(parts)}
+    except (ValueError, TypeError):
+        out = {}
     if set(out) != {1, 2, 3} or any(not 0 <= v <= 99 for v in out.values()):
-        raise ValueError("mod_deck needs three counts 0..99 for the values 1, 2, 3 (e.g. 12,12,12)")
+        shown = value if isinstance(value, str) else ",".join(map(str, value)) if isinstance(value, list | tuple) else value
+        raise ValueError(f"--mod-deck (mod_deck) needs three whole numbers 0..99, the cards of value 1, 2 and 3, "
+                         f"e.g. 12,12,12 (not {str(shown)[:30]!r})")
     return out
 
 
