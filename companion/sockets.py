@@ -22,6 +22,18 @@ Two things `WebFront` (companion/web.py) does for every WebSocket, through `Sock
   session's expiry). And a socket that drops before the client registered leaves Flet's handler
   waiting for ever (no session, so nothing stops its send loop): once the socket is gone the
   handler gets `LINGER` seconds to finish, then it is cancelled.
+* **What a client may say on its socket** (`Frames`, issue 33). Flet 1.0.5 applies whatever a
+  client sends: a second REGISTER_CLIENT on the same socket made a new session (1,000 on one
+  socket: 1,000 sessions, and only the last was ended when the socket dropped); a property
+  update may write any field of any control, event handlers and private fields included
+  (`{"on_disconnect": null}` on the page: the session never learnt that its socket had gone,
+  and its seat showed "here" for good); and it may send the page the events only the server
+  raises (connect, disconnect, close). Here, read from the frames themselves before Flet sees
+  them: **one socket carries one session** – a second registration closes the socket (1008),
+  which ends the one session it carried; a property whose name starts with `on_` or `_`, at any
+  depth, is dropped from a property update and from the registration's page; a page event named
+  connect, disconnect or close from the client is dropped. Presence thus follows the socket as
+  the server sees it, never a property the client can write.
 """
 
 from __future__ import annotations
@@ -30,6 +42,8 @@ import asyncio
 import os
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+import msgpack
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -40,6 +54,75 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 PER_CLIENT = 32
 LINGER = 10.0
 CLOSE_POLICY = 1008  # "policy violation" (the client sees HTTP 403: refused before the accept)
+
+
+REGISTER_CLIENT, CONTROL_EVENT, UPDATE_CONTROL_PROPS = 1, 3, 4  # flet.messaging.protocol.MessageAction
+PAGE_ID = 1  # Flet's page is the first control of every session
+SERVER_EVENTS = frozenset(("connect", "disconnect", "close"))  # raised by the server only
+CLOSE = object()  # Frames.screen: end this socket
+
+
+def _writable(name: Any) -> bool:
+    """A property a client may write: not an event handler (`on_…`), not a private field (`_…`)."""
+    return not (isinstance(name, str) and (name.startswith("on_") or name.startswith("_")))
+
+
+def _strip(value: Any) -> tuple[Any, bool]:
+    """`value` without the properties a client may not write, at any depth; and whether any went."""
+    if isinstance(value, dict):
+        out, cut = {}, False
+        for k, v in value.items():
+            if not _writable(k):
+                cut = True
+                continue
+            out[k], c = _strip(v)
+            cut = cut or c
+        return out, cut
+    if isinstance(value, list):
+        items = [_strip(v) for v in value]
+        return [v for v, _ in items], any(c for _, c in items)
+    return value, False
+
+
+class Frames:
+    """One socket's messages from its client, looked at before Flet applies them (see above)."""
+
+    def __init__(self) -> None:
+        self.registered = False
+        self.stripped = 0  # messages that lost properties the client may not write
+        self.dropped = 0  # forged page events
+
+    def screen(self, data: bytes) -> bytes | object | None:
+        """The frame to pass on (as it came, or without what the client may not write), None to
+        drop it, or CLOSE to end the socket."""
+        if not data or data[0] != 0:
+            return data  # (a data-channel frame, or one Flet drops itself)
+        try:
+            msg = msgpack.unpackb(data[1:], strict_map_key=False)
+        except Exception:
+            return data  # (Flet fails on it the same way and ends the socket)
+        if not (isinstance(msg, list) and len(msg) == 2 and isinstance(msg[1], dict)):
+            return data
+        action, body = msg
+        if action == REGISTER_CLIENT:
+            if self.registered:
+                return CLOSE  # one socket, one session
+            self.registered = True
+            key = "page"
+        elif action == UPDATE_CONTROL_PROPS:
+            key = "props"
+        elif action == CONTROL_EVENT:
+            if body.get("target") == PAGE_ID and body.get("name") in SERVER_EVENTS:
+                self.dropped += 1
+                return None
+            return data
+        else:
+            return data
+        clean, cut = _strip(body.get(key))
+        if not cut:
+            return data
+        self.stripped += 1
+        return b"\x00" + msgpack.packb([action, {**body, key: clean}])
 
 
 def per_client_from_env(default: int = PER_CLIENT) -> int:
@@ -65,6 +148,7 @@ class SocketGuard:
         self.open: dict[str, int] = {}
         self.refused = 0
         self.cancelled = 0  # handlers that did not end after their socket was gone
+        self.second_registrations = 0  # sockets closed for a second REGISTER_CLIENT
 
     def count(self, client: str) -> int:
         return self.open.get(client, 0)
@@ -90,11 +174,30 @@ class SocketGuard:
                 else:
                     self.open.pop(client, None)
 
+        frames = Frames()
+
         async def guarded_receive() -> Message:
-            message = await receive()
-            if message.get("type") == "websocket.disconnect":
-                release()
-            return message
+            while True:
+                message = await receive()
+                kind = message.get("type")
+                if kind == "websocket.disconnect":
+                    release()
+                elif kind == "websocket.receive" and message.get("bytes"):
+                    verdict = frames.screen(message["bytes"])
+                    if verdict is None:
+                        continue  # (a forged page event: as if never sent)
+                    if verdict is CLOSE:  # a second session on this socket: the socket ends
+                        self.second_registrations += 1
+                        if not gone.is_set():
+                            try:
+                                await send({"type": "websocket.close", "code": CLOSE_POLICY})
+                            except Exception:
+                                pass
+                        release()
+                        return {"type": "websocket.disconnect", "code": CLOSE_POLICY}
+                    if verdict is not message["bytes"]:
+                        message = {**message, "bytes": verdict}
+                return message
 
         async def guarded_send(message: Message) -> None:
             kind = message.get("type")

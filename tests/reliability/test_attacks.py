@@ -32,12 +32,12 @@ PHONE_B = ("127.0.0.2", 0)  # another phone: a source address of its own
 
 
 class Server:
-    def __init__(self, data: Path, *extra: str) -> None:
+    def __init__(self, data: Path, *extra: str, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = data.parent / f"server-{self.port}.log"
         env = {"FLET_FORCE_WEB_SERVER": "true", "PYTHONUNBUFFERED": "1", "COMPANION_STATIC_ENCODINGS": "gzip",
-               "COMPANION_STATIC_WARM": "0", "PATH": "/usr/bin:/bin"}
+               "COMPANION_STATIC_WARM": "0", "PATH": "/usr/bin:/bin", **(env or {})}
         self.proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port",
                                       str(self.port), "--data-dir", str(data), "--public-url", self.base,
                                       "--no-browser", *extra], cwd=ROOT, env=env,

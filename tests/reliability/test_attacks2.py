@@ -1,0 +1,148 @@
+"""A mischievous player, round two (issue 33): attacks on the REAL server – `python -m companion`
+on loopback – with raw WebSocket clients (tests/reliability/raw_client.py) and plain sockets, each
+client from a loopback address of its own (127.0.0.x: another machine on the Wi-Fi). Each test
+failed on the code before its fix (docs/RELIABILITY.md, "Security").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flet.messaging.protocol import MessageAction
+
+from tests.reliability.raw_client import RawClient
+from tests.reliability.test_attacks import Server, prepared
+
+GRACE = "1"  # COMPANION_UNSEATED_GRACE: a dropped never-seated session goes within ≈ 11 s here
+ATTACKER = ("127.0.0.7", 0)
+
+
+@pytest.fixture
+def venue(tmp_path: Path) -> Iterator[tuple[Server, str, str, str]]:
+    data = tmp_path / "data"
+    code, key, token = prepared(data)
+    srv = Server(data, env={"COMPANION_UNSEATED_GRACE": GRACE})
+    try:
+        yield srv, code, key, token
+    finally:
+        srv.stop()
+
+
+def health(srv: Server) -> dict[str, Any]:
+    return json.loads(srv.get("/health")[1])
+
+
+async def until(srv: Server, test: Any, timeout: float) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        h = await asyncio.to_thread(health, srv)
+        if test(h) or time.monotonic() > deadline:
+            return h
+        await asyncio.sleep(0.5)
+
+
+async def seats_shown(srv: Server, code: str, key: str) -> list[str]:
+    """What a host screen opened now says of each seat ("here"/"away")."""
+    async with RawClient(srv.base, f"/host/{code}", headers={"Cookie": f"tc_h_{code}={key}"}) as host:
+        assert await host.wait_for("Ana")
+        await asyncio.sleep(1)
+        return [t for t in host.texts() if t in ("here", "away")]
+
+
+@pytest.mark.slow
+async def test_a_forged_on_disconnect_does_not_keep_a_seat_here(venue: tuple[Server, str, str, str]) -> None:
+    """Item 5: `[4,{"id":1,"props":{"on_disconnect":null}}]` – the page's disconnect handler written
+    away by the client – and the socket dropped: the seat showed "here" on every screen until a
+    restart. Presence follows the socket as the server sees it; handlers are not the client's to
+    write (nor private fields, nor the server's own page events)."""
+    srv, code, key, token = venue
+    before = await asyncio.to_thread(health, srv)
+    async with RawClient(srv.base, f"/t/{code}?s={token}", local_addr=ATTACKER) as phone:
+        assert await phone.wait_for("(you)")
+        assert "here" in await seats_shown(srv, code, key)
+        await phone.forge({"on_disconnect": None, "on_close": None, "on_connect": None})
+        await phone.event(1, "connect")  # an event only the server raises
+        await asyncio.sleep(0.5)
+    after = await until(srv, lambda h: h["connected"] <= before["connected"], 15)
+    assert after["connected"] == before["connected"], after
+    assert "here" not in await seats_shown(srv, code, key), "the seat stayed 'here' after its phone left"
+    # the same phone back: seated and "here" again (nothing of the forgery stayed)
+    async with RawClient(srv.base, f"/t/{code}?s={token}", local_addr=ATTACKER) as phone:
+        assert await phone.wait_for("(you)")
+        assert "here" in await seats_shown(srv, code, key)
+
+
+async def _many_registrations(srv: Server, route: str, n: int) -> RawClient:
+    c = RawClient(srv.base, route, local_addr=ATTACKER)
+    await c.open()
+    assert await c.wait_for("Ana" if "?s=" in route else "Welcome", 20)
+    page = {"route": route, "web": True, "width": 412.0, "height": 860.0, "platform": "android"}
+    for i in range(n):
+        try:  # a session id the server does not know: Flet made a new session for each
+            await c.send(MessageAction.REGISTER_CLIENT.value, {"session_id": f"unknown-{i}", "page_name": "",
+                                                               "page": page})
+        except Exception:
+            break  # (the server closed the socket)
+        await asyncio.sleep(0.005)
+    await asyncio.sleep(1)
+    return c
+
+
+@pytest.mark.slow
+async def test_one_socket_carries_one_session(venue: tuple[Server, str, str, str]) -> None:
+    """Item 1: Flet made a new session for every REGISTER_CLIENT on one socket and ended only the
+    last when the socket dropped (1,000 on one socket: 3 → 1,002 sessions "connected" for good,
+    the seat "here" with its phone closed). Now a second registration ends the socket, and with it
+    its one session: /health comes back to its earlier counts."""
+    srv, code, key, token = venue
+    before = await asyncio.to_thread(health, srv)
+    c = await _many_registrations(srv, f"/t/{code}", 200)  # the join screen: never seated
+    during = await asyncio.to_thread(health, srv)
+    await c.close()
+    after = await until(srv, lambda h: (h["sessions"], h["connected"]) == (before["sessions"], before["connected"]),
+                        30)
+    assert (after["sessions"], after["connected"]) == (before["sessions"], before["connected"]), (before, during,
+                                                                                                   after)
+    assert during["sessions"] <= before["sessions"] + 1, during  # (while it lasted: one session, not 200)
+    # with a seat's token: its seat is not held "here" by a session nobody ends
+    c = await _many_registrations(srv, f"/t/{code}?s={token}", 200)
+    await c.close()
+    after = await until(srv, lambda h: h["connected"] == before["connected"], 30)
+    assert after["connected"] == before["connected"], after
+    assert after["sessions"] <= before["sessions"] + 1, after  # (a seated phone's session waits for its return)
+    assert "here" not in await seats_shown(srv, code, key)
+    # a fair phone from the same address still plays
+    async with RawClient(srv.base, f"/t/{code}?s={token}", local_addr=ATTACKER) as phone:
+        assert await phone.wait_for("(you)")
+
+
+def test_frames_a_client_may_not_send() -> None:
+    """The screening itself (companion/sockets.py Frames): handlers and private fields dropped at any
+    depth, the server's own page events dropped, a second registration ends the socket."""
+    import msgpack
+
+    from companion.sockets import CLOSE, Frames
+
+    def frame(action: int, body: dict[str, Any]) -> bytes:
+        return b"\x00" + msgpack.packb([action, body])
+
+    f = Frames()
+    first = frame(1, {"session_id": None, "page": {"route": "/", "on_disconnect": None, "_i": 7}})
+    got = f.screen(first)
+    assert isinstance(got, bytes) and msgpack.unpackb(got[1:])[1]["page"] == {"route": "/"}
+    assert f.screen(frame(1, {"session_id": "x", "page": {"route": "/"}})) is CLOSE
+    fair = frame(4, {"id": 12, "props": {"value": "Ana"}})
+    assert f.screen(fair) is fair  # (passed on as it came)
+    forged = frame(4, {"id": 1, "props": {"route": "/t/X", "theme": {"on_x": 1, "_values": {}, "a": [{"_p": 1}]}}})
+    got = f.screen(forged)
+    assert isinstance(got, bytes) and msgpack.unpackb(got[1:])[1]["props"] == {"route": "/t/X",
+                                                                              "theme": {"a": [{}]}}
+    assert f.screen(frame(3, {"target": 1, "name": "disconnect", "data": None})) is None
+    click = frame(3, {"target": 9, "name": "click", "data": None})
+    assert f.screen(click) is click
