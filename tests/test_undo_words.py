@@ -49,14 +49,20 @@ def test_undo_preview_is_the_public_log_of_the_last_action(game_id: str) -> None
             t.request_sync(t.host_token, {"op": "undo"})
             undos += 1
             assert t.last_undo == note
-            assert t.state == state_before
+            if not note.get("cleared"):  # (a reveal taken back clears its round too: tests/test_undo_reveal.py)
+                assert t.state == state_before
             for lang in LANGS:
                 words = undo_words(t, lang, note, ahead=False)
                 assert words and "{" not in words
             # the same words after a restart (derived from the log)
             again = Table.load(store, "UNDO")
             assert again.last_undo == note
-            t.request_sync(token, op)  # the action again: the note goes
+            if note.get("cleared"):  # the round is open and empty again: someone chooses anew
+                again_req = random_request(p, r)
+                assert again_req is not None
+                t.request_sync(*again_req)
+            else:
+                t.request_sync(token, op)  # the action again: the note goes
             assert t.last_undo is None
     assert undos > 0
 

@@ -28,6 +28,13 @@ A game is a module-level object (usually a module) exposing:
                                                   sealed vote) says False: it ends when the host ends it
     rounds(state) -> int                          optional: how many rounds were played (the history's
                                                   "rounds"); default: none known
+    sealed_round(state) -> (key, round) | None    optional: the game's sealed round (sealed.py) in this
+                                                  state, open or revealed, with a key that tells rounds
+                                                  apart; None when there is none. With it:
+    SEALED_CHOICES: frozenset[str]                the action types that are a seat's choice in that round
+                                                  (submit, change, bribe, lock). The table's undo of an
+                                                  action that revealed a round then reopens it with every
+                                                  choice cleared (GameSpec.undo_reveal)
 
 A game lives in one folder, companion/games/<id>/ (rules.py, screens.py, messages.py, printing.py),
 and its package exposes `SPEC = GameSpec(...)`; the registry (companion/games/__init__.py) finds
@@ -258,6 +265,41 @@ class GameSpec:
         """Rounds played so far, from the rules' `rounds(state)`; None for a game without one."""
         own = getattr(self.rules, "rounds", None)
         return None if own is None else int(own(state))
+
+    def sealed_round(self, state: State) -> tuple[Any, dict[str, Any]] | None:
+        """The game's sealed round in `state` as (key telling rounds apart, round dict), open or
+        revealed, from the rules' `sealed_round(state)`; None: none now (or a game without one)."""
+        own = getattr(self.rules, "sealed_round", None)
+        return None if own is None else own(state)
+
+    def undo_reveal(self, replay: Callable[[list[Action]], State], actions: list[Action], before: State,
+                    after: State) -> tuple[list[Action], State] | None:
+        """Undo of the last of `actions` when it revealed a sealed round: (the actions left, their
+        state) – without the reveal and without every choice of that round (the rules'
+        `SEALED_CHOICES`), so the round is open again with no choice made and everyone chooses
+        again. None: the last action revealed nothing (an undo just drops it). `before`/`after`:
+        the states before and after the last action; `replay(actions)`: setup + those actions.
+        Raises RuleError("tbl.err.undo_reveal") where the round cannot be reopened cleanly (the
+        actions left do not replay, or the round would not be open and empty)."""
+        from companion.games import sealed
+
+        find = getattr(self.rules, "sealed_round", None)
+        if find is None or not actions or not sealed.revealed_by(find(before), find(after)):
+            return None
+        states = [replay([])]
+        for a in actions[:-1]:
+            states.append(self.rules.apply(states[-1], a))
+        drop = set(sealed.round_choices(states, actions, find, getattr(self.rules, "SEALED_CHOICES", ())))
+        drop.add(len(actions) - 1)
+        kept = [a for i, a in enumerate(actions) if i not in drop]
+        try:
+            state = replay(kept)
+        except Exception:  # an action left that needed a choice taken back
+            raise RuleError("tbl.err.undo_reveal") from None
+        again = find(state)
+        if not sealed.is_open(again) or again is None or again[1]["choices"] or again[1]["locked"]:
+            raise RuleError("tbl.err.undo_reveal")
+        return kept, state
 
     def done(self, state: State) -> bool:
         """A random game has played enough: the game ended, or (a game that never ends by

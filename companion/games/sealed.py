@@ -90,3 +90,52 @@ def private(rnd: dict[str, Any], seat: int | None) -> dict[str, Any]:
         out["mine"] = rnd["choices"].get(str(seat))
         out["my_locked"] = seat in rnd["locked"]
     return out
+
+
+# ---------------------------------------------------------------- undo of a reveal
+#
+# A reveal cannot be un-seen. The table's undo of the action that revealed a round (the host's
+# forced reveal, or the last lock) therefore reopens the round with EVERY choice of it cleared:
+# the effective game actions lose the reveal and every choice action of that round (other actions
+# stay), so everyone chooses again. A game says where its sealed round is and which of its
+# actions are choices (`sealed_round(state)` and `SEALED_CHOICES` in its rules; GameSpec.undo_reveal).
+
+Found = tuple[Any, dict[str, Any]]  # (key telling rounds apart, the round dict)
+
+
+def is_open(found: Found | None) -> bool:
+    return found is not None and not found[1]["revealed"]
+
+
+def revealed_by(before: Found | None, after: Found | None) -> bool:
+    """The action between these two states revealed a round: it was open before, and after it is
+    revealed (same key) or gone (a game that drops a revealed round). An open round replaced by a
+    new one (a question abandoned unrevealed) is no reveal: nobody saw its choices."""
+    if not is_open(before):
+        return False
+    assert before is not None
+    if after is None:
+        return True
+    return bool(after[0] == before[0] and after[1]["revealed"])
+
+
+def round_choices(states: list[Any], actions: list[dict[str, Any]], find: Any,
+                  choices: frozenset[str] | set[str]) -> list[int]:
+    """Indices of the choice actions of the round open before the last action, which revealed it.
+
+    states[i] is the state before actions[i]. Walking back from the reveal, an action belongs to
+    the round while the round (same key) was open before it; of those, the seats' actions whose
+    type is in `choices` are its choices (submit, change, bribe, lock)."""
+    last = len(actions) - 1
+    key = find(states[last])[0]
+    out = []
+    i = last - 1
+    while i >= 0:
+        f = find(states[i])
+        if not is_open(f) or f[0] != key:
+            break
+        a = actions[i]
+        if a.get("seat") is not None and a.get("type") in choices:
+            out.append(i)
+        i -= 1
+    return sorted(out)

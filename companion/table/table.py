@@ -20,7 +20,10 @@ Entries (key "k"):
                                          the last: the device that held it loses the shared seats)
     start   {}
     act     {seat, action}               a game action (seat None = host)
-    undo    {}                           drops the last effective game action
+    undo    {reveal?}                    drops the last effective game action; with reveal "clear"
+                                         (every undo the host makes now) an action that revealed a
+                                         sealed round goes with every choice of that round, so the
+                                         round reopens empty (an older log's {} replays as it did)
     end     {}
     next    {code}                       the table that followed this one (a rematch: Hub.rematch)
 
@@ -478,9 +481,7 @@ class Table:
                     self.phase = "playing"
                     self.last_undo = {"reopen": True}
                 return reopen
-            actions = self.actions[:-1]
-            state = self.replay(actions)
-            note = self._undo_note(state)
+            actions, state, note = self._undo(clear=e.get("reveal") == "clear")
             self._after = (state, "playing")
 
             def commit() -> None:
@@ -498,14 +499,32 @@ class Table:
     def undo_preview(self) -> dict[str, Any] | None:
         """What "Undo" would take back now, in public words only: {"reopen": True} for an ended
         game, else {"seat": who acted (None: the host), "msgs": the public log lines that action
-        added}. No lines means the action showed nothing to the table (a sealed choice, a private
-        hand-over): the screens then say "a private action of Bob", never what it was. None:
-        nothing to undo."""
+        added, "cleared": True when it takes back a reveal (every choice of that round is cleared)}
+        or {"refuse": message key} when it cannot be taken back. No lines means the action showed
+        nothing to the table (a sealed choice, a private hand-over): the screens then say "a private
+        action of Bob", never what it was. None: nothing to undo."""
         if self.phase == "ended":
             return {"reopen": True}
         if self.phase != "playing" or not self.actions or self.state is None:
             return None
-        return self._undo_note(self.replay(self.actions[:-1]))
+        try:
+            return self._undo(clear=True)[2]
+        except RuleError as ex:
+            return {"refuse": ex.key}
+
+    def _undo(self, clear: bool) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+        """(the effective actions after an undo, their state, its note). The last action is dropped;
+        if it revealed a sealed round and `clear` (every undo since the reveal rule; an older log's
+        undo entries replay as they did), the round reopens with every choice of it cleared – a
+        reveal cannot be un-seen, so everyone chooses again (GameSpec.undo_reveal; the note says
+        "cleared"). Raises RuleError where that round cannot be reopened cleanly."""
+        before = self.replay(self.actions[:-1])
+        note = self._undo_note(before)
+        if clear and self.state is not None:
+            plan = game_spec(self.game_id).undo_reveal(self.replay, self.actions, before, self.state)
+            if plan is not None:
+                return plan[0], plan[1], {**note, "cleared": True}
+        return self.actions[:-1], before, note
 
     def _undo_note(self, before: dict[str, Any]) -> dict[str, Any]:
         """The last action described by what it added to the public (host's) view's log."""
@@ -620,6 +639,8 @@ class Table:
                 return {"k": "rename", "seat": op.get("seat"), "name": op.get("name")}, {}
             if kind == "host_act":
                 return {"k": "act", "seat": None, "action": op.get("action")}, {}
+            if kind == "undo":  # an undo of a reveal clears that round's choices (Table._undo)
+                return {"k": "undo", "reveal": "clear"}, {}
             return {"k": kind}, {}
         if kind == "join":
             if self.phase != "lobby" or not self.free_seats():

@@ -662,6 +662,14 @@ def legal(state: State, seat: int | None) -> list[Action]:
     return out
 
 
+SEALED_CHOICES = frozenset({"pick", "bribe", "clear_bribes", "lock"})  # a seat's choices in a round
+
+
+def sealed_round(state: State) -> tuple[Any, dict[str, Any]]:
+    """The round's sealed picks and bribes (open or revealed), keyed by the round number."""
+    return state["round"], state["sealed"]
+
+
 def _score_template() -> dict[str, Any]:
     """Score entry is free input: the legal entry carries the accepted range of each field."""
     ranges: dict[str, Any] = {r: [0, MAX_COUNT] for r in RESOURCES}

@@ -855,6 +855,14 @@ def legal(state: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
     return out
 
 
+SEALED_CHOICES = frozenset({"choose", "lock"})  # a seat's choices in a vote (undo of a reveal clears them)
+
+
+def sealed_round(state: dict[str, Any]) -> tuple[Any, dict[str, Any]] | None:
+    """The vote on the current proposal (open or revealed), keyed by the proposal's number."""
+    return None if state["vote"] is None else (state["votes"], state["vote"])
+
+
 def _turn(st: dict[str, Any]) -> int | None:
     if st["phase"] == "propose":
         return st["proposer"]

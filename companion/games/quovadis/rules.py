@@ -570,6 +570,18 @@ _HANDLERS = {"place": _place, "move": _move, "caesar": _caesar, "keep_caesar": _
              "vote": _vote, "close_vote": _close_vote, "give": _give, "promise": _promise}
 
 
+SEALED_CHOICES = frozenset({"vote"})  # a voter's answer in a secret ballot (undo of its reveal clears them)
+
+
+def sealed_round(state: State) -> tuple[Any, dict[str, Any]] | None:
+    """The secret ballot now open, keyed by the move it decides; None otherwise (an open ballot has
+    no sealed round, and a revealed ballot is gone from the state)."""
+    v = state["vote"]
+    if not v or not v["secret"]:
+        return None
+    return (state["round_no"], state["turn"], v["mover"], v["from"], v["to"]), v["round"]
+
+
 # ---------------------------------------------------------------------------- view --
 def _answered(state: State) -> list[int]:
     v = state["vote"]

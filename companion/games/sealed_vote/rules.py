@@ -175,6 +175,14 @@ def _reveal(new: State) -> None:
                            **_tally(new["question"], rnd)})
 
 
+SEALED_CHOICES = frozenset({"submit", "lock"})  # a seat's choices in a round (undo of a reveal clears them)
+
+
+def sealed_round(state: State) -> tuple[Any, dict[str, Any]]:
+    """The round of the current question (open or revealed), keyed by its number."""
+    return state["round_no"], state["round"]
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
     rnd = state["round"]
     out: dict[str, Any] = {

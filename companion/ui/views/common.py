@@ -24,6 +24,8 @@ def undo_words(table: Table, lang: str, note: dict[str, Any], ahead: bool) -> st
     pre = "ui.undo." if ahead else "ui.undone."
     if note.get("reopen"):
         return i18n.t(lang, pre + "reopen")
+    if note.get("cleared"):  # a reveal taken back: the round reopens with every choice cleared
+        return i18n.t(lang, pre + "reveal")
     seat = note.get("seat")
     name = table.seats[seat]["name"] if isinstance(seat, int) and 0 <= seat < len(table.seats) else None
     msgs = note.get("msgs") or []

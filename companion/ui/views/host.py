@@ -157,8 +157,8 @@ def host_controls(scr: Screen) -> ft.Control:
             """Says in words what it will take back (public words only), then asks."""
             tt = scr.table
             note = tt.undo_preview() if tt is not None else None
-            if note is None:
-                await op(e, "undo")  # nothing to undo: the table's own message says so
+            if note is None or "refuse" in note:
+                await op(e, "undo")  # nothing to undo / cannot be undone: the table's own message says why
                 return
 
             async def go() -> None:

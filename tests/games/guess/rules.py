@@ -111,6 +111,14 @@ def _reveal(new: State) -> None:
     _log(new, "guess.log.reveal", target=target)
 
 
+SEALED_CHOICES = frozenset({"pick", "lock"})  # a seat's choices in a round: an undone reveal clears them
+
+
+def sealed_round(state: State) -> tuple[Any, dict[str, Any]]:
+    """The round's sealed picks (open or revealed), keyed by the round number (undo of a reveal)."""
+    return state["round_no"], state["round"]
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
     rnd = state["round"]
     out: dict[str, Any] = {
