@@ -38,6 +38,7 @@ from companion.ui.views import host as _host
 from companion.ui.views import join as _join
 from companion.ui.views import phone as _phone
 from companion.ui.views import seats as _seats
+from companion.ui.views import shared as _shared
 from companion.ui.views import spectator as _spectator
 from companion.ui.views.common import undo_words  # noqa: F401 (re-exported)
 from companion.ui.views.host import qr_base64, qr_png  # noqa: F401 (re-exported)
@@ -84,6 +85,7 @@ class Frame:
     can_reveal: bool | None = None
     other_bases: tuple[str, ...] = ()
     has_state: bool = False
+    shared: tuple[int, ...] = ()  # the seats played on the shared device (issue 29)
     host_moves: int = 0
     last_undo: dict[str, Any] | None = None  # (the table replaces it, never changes it)
 
@@ -130,7 +132,7 @@ class Screen(Session):
             if self._display_in_tree:
                 self.render(force=True)
 
-    def new_route(self) -> None:
+    def _new_route(self) -> None:
         self._slot = kit.Slot()
         self._display_slot = kit.Slot()
         self._seat_slot = kit.Slot()
@@ -140,6 +142,36 @@ class Screen(Session):
     async def _force_refresh(self) -> None:
         """For game screens: redraw after a change of ctx.local (a selection on this phone)."""
         self.render(force=True)
+
+    def _on_disconnect(self, e: Any) -> None:
+        """The shared device covers itself when its socket goes (a reload, a sleeping screen): it
+        comes back on the cover, never on a private screen (views/shared.py)."""
+        if self.role == "shared":
+            _shared.cover(self, redraw=False)
+            self._draw_now()
+        super()._on_disconnect(e)
+
+    def _draw_now(self) -> None:
+        """Build the whole screen again at once, not at Flet's next update: after a disconnect
+        Flet drops scheduled updates, and a reload gets the page as the tree holds it then. The
+        patch itself goes nowhere (no socket); the tree is what the reload is sent."""
+        self._drawn.frames += 1  # (keeps the count; its scheduled update is dropped while away)
+        try:
+            root = self.page.views[0].controls
+            root = root[0] if isinstance(root, list) else root
+            root.update()
+        except Exception:  # (no Flet tree: a harness without one)
+            pass
+
+    async def _lifecycle(self, e: Any) -> None:
+        """The shared device's tab went to the background or its screen to sleep: covered."""
+        if self.role == "shared" and str(getattr(e, "state", "")).lower().split(".")[-1] in ("hide", "pause",
+                                                                                            "detach"):
+            _shared.cover(self)
+
+    def new_route(self) -> None:
+        _shared.cover(self, redraw=False)
+        self._new_route()
 
     def ctx(self, host_view: bool = False) -> UiContext:
         assert self.table is not None
@@ -202,6 +234,8 @@ class Screen(Session):
         the whole screen. The second step is queued (call_soon) behind the first steps of the
         table's other screens, which the same change has already queued.
         """
+        if self.role == "shared":  # the shared device: a seat that is done is covered (views/shared.py)
+            _shared.before_render(self)
         sig = self._signature()
         if not force and sig == self._sig:
             return
@@ -255,7 +289,7 @@ class Screen(Session):
                      self.token, t.seat_of(self.token), self.token is not None and t.is_spectator(self.token),
                      tuple((s["name"], s["colour"]) for s in t.seats),
                      self.can_reveal() if self.role == "host" else None, tuple(self.server.other_bases),
-                     t.state is not None, len(t.host_moves), t.last_undo)
+                     t.state is not None, tuple(t.shared_seats()), len(t.host_moves), t.last_undo)
 
     def _bump(self) -> None:
         """The whole screen again: Root, subscribed by Flet to `_drawn`, is drawn again."""
@@ -283,6 +317,10 @@ class Screen(Session):
                 body = _display.display_page(self)
             elif self.role == "display_denied":
                 body = _display.denied(self)
+            elif self.role == "shared":
+                body = _shared.device_view(self)
+            elif self.role == "shared_denied":
+                body = _shared.denied(self)
             else:
                 body = self.phone()
         except Exception as ex:  # never leave a blank screen

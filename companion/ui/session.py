@@ -55,6 +55,7 @@ class Server:
         # one of `host_addresses`), never by anything the browser says of itself.
         self.host_addresses = host_addresses
         self._tickets: dict[str, tuple[str, float, Callable[[], None] | None]] = {}  # "host on another device"
+        self._device_tickets: dict[str, tuple[str, float, Callable[[], None] | None]] = {}  # "open the shared device"
 
     def join_url(self, code: str) -> str:
         return f"{self.join_base}/t/{code}"
@@ -83,6 +84,29 @@ class Server:
             try:
                 found[2]()
             except Exception:  # (the screen that showed it may be gone)
+                pass
+        return ok
+
+
+    def device_ticket(self, code: str, on_used: Callable[[], None] | None = None) -> str:
+        """A one-time ticket that makes a browser the shared device of table `code` (pass-and-play,
+        issue 29; 10 minutes). Kept apart from the host tickets: it never makes a host."""
+        now = time.monotonic()
+        self._device_tickets = {k: v for k, v in self._device_tickets.items() if v[1] > now}
+        ticket = secrets.token_urlsafe(12)
+        self._device_tickets[ticket] = (code, now + TICKET_SECONDS, on_used)
+        return ticket
+
+    def redeem_device_ticket(self, code: str, ticket: Any) -> bool:
+        """True once for a shared-device ticket made for `code` that has not expired; used up either way."""
+        if not isinstance(ticket, str):
+            return False
+        found = self._device_tickets.pop(ticket, None)
+        ok = found is not None and found[0] == code and found[1] > time.monotonic()
+        if ok and found is not None and found[2] is not None:
+            try:
+                found[2]()
+            except Exception:
                 pass
         return ok
 
@@ -144,8 +168,9 @@ class Session:
         p.on_close = self._on_close
         parts = [q for q in urlparse(p.route or "/").path.split("/") if q]
         token_key = None
-        if len(parts) >= 2 and parts[0] in ("t", "host"):
-            token_key = f"{'seat' if parts[0] == 't' else 'host'}:{normalise_code(parts[1]) or parts[1]}"
+        if len(parts) >= 2 and parts[0] in ("t", "host", "shared"):
+            kind = {"t": "seat", "host": "host", "shared": "shared"}[parts[0]]
+            token_key = f"{kind}:{normalise_code(parts[1]) or parts[1]}"
         hint = boot.BOOT.get()
         if hint is not None and (token_key is None or hint.key == token_key):
             # What the page read from the browser's storage when it loaded (companion/ui/boot.py):
@@ -276,7 +301,8 @@ class Session:
         self._keep()
         if self.table is not None:
             self.table.subscribe(self._changed)  # redrawn again after every change
-        if self.table is not None and follow_up(self.table) and self.role == "phone" and self.token is not None:
+        if self.table is not None and follow_up(self.table) and self.role in ("phone", "shared") \
+                and self.token is not None:
             await self._follow(self.table, follow_up(self.table))  # a rematch while it slept
             return
         if self.table is not None and self.token is None and self.role in ("phone", "watch"):
@@ -317,7 +343,7 @@ class Session:
         if self._closed or not self._online():  # asleep: off the table's list, re-rendered on reconnect
             self._away_from(table)
             return
-        if follow_up(table) and table is self.table and self.role == "phone" and self.token is not None:
+        if follow_up(table) and table is self.table and self.role in ("phone", "shared") and self.token is not None:
             # A rematch (Hub.rematch): this phone's seat token works at the new table; on it goes.
             contextvars.copy_context().run(self.page.run_task, self._follow, table, follow_up(table))
             return
@@ -339,8 +365,13 @@ class Session:
         """Move this phone to the table that followed `table`, with its seat (the same token)."""
         if self.table is not table or self.token is None:
             return
-        address = f"/t/{code}?s={self.token}"
-        await self._set(f"seat:{code}", self.token)
+        if self.role == "shared":  # the shared device keeps its token at the rematch (Hub.rematch)
+            address = f"/shared/{code}"
+            await self._set(f"shared:{code}", self.token)
+            self._prefetched[f"shared:{code}"] = self.token
+        else:
+            address = f"/t/{code}?s={self.token}"
+            await self._set(f"seat:{code}", self.token)
         await self.route(address)
         self._pushed = address
         await self.go(address)
@@ -416,7 +447,7 @@ class Session:
         self.local = {}
         self.error = None
         self.token = None
-        if len(parts) >= 2 and parts[0] in ("t", "host", "display"):
+        if len(parts) >= 2 and parts[0] in ("t", "host", "display", "shared"):
             client = self.conn.client or ""
             table = self.hub.get(parts[1])
             if table is None or self.hub.locked_out(client):
@@ -435,7 +466,15 @@ class Session:
                     return
             assert table is not None
             self.table = table
-            if parts[0] == "display":
+            if parts[0] == "shared":  # the shared device (pass-and-play, issue 29: views/shared.py)
+                if await self._shared_key(table, query) == RELOAD:
+                    return
+                if self.role != "shared":
+                    self._leave_table()
+                    self.render(force=True)
+                    return
+                address = None
+            elif parts[0] == "display":
                 if not await self._display_key(table):
                     self._leave_table()
                     self.render(force=True)
@@ -473,6 +512,8 @@ class Session:
         from its cookies, its address or its storage – without taking the seat yet."""
         if kind == "display":  # (the display takes the host's key only)
             kind = "host"
+        if kind == "shared":  # the shared device's token, from storage only
+            return table.is_device(await self._get(f"shared:{table.code}"))
         key = f"{'host' if kind == 'host' else 'seat'}:{table.code}"
         found = [self.conn.host_keys.get(table.code)] if kind == "host" else []
         found += [(query.get("k" if kind == "host" else "s") or [None])[0]]
@@ -525,6 +566,40 @@ class Session:
             return True
         self.role = "display_denied"
         return False
+
+    async def _shared_key(self, table: Table, query: dict[str, list[str]]) -> str | None:
+        """/shared/CODE: the table's shared device (pass-and-play, issue 29). A one-time ticket from
+        the host (`?d=`, Table admin → "Open the shared device") is exchanged for a new device token
+        (the table's `device` entry: a device that held the last one loses the shared seats), kept in
+        this browser's storage, and the page opened again without the ticket. Otherwise the token
+        comes from storage only – never from the address. Role "shared" with it, else
+        "shared_denied". Returns RELOAD when the page is being opened again."""
+        storage_key = f"shared:{table.code}"
+        ticket = (query.get("d") or [None])[0]
+        if ticket is not None and self.server.redeem_device_ticket(table.code, ticket):
+            try:
+                reply = await table.request(table.host_token, {"op": "device"})
+            except (RuleError, StoreError) as e:
+                self.role = "join_error"
+                self.error = self.t(e.key, **e.params) if isinstance(e, RuleError) else self.t("ui.err.store")
+                return None
+            try:
+                await asyncio.wait_for(self.prefs.set(storage_key, reply["token"]), 5)
+            except Exception:
+                pass
+            await self.open_page(f"/shared/{table.code}")
+            return RELOAD
+        tok = await self._get(storage_key)
+        if table.is_device(tok):
+            self.role = "shared"
+            self.token = tok
+            self.page.on_app_lifecycle_state_change = self._lifecycle  # (hidden: covered)
+        else:
+            self.role = "shared_denied"
+        return None
+
+    async def _lifecycle(self, e: Any) -> None:
+        """The tab went to the background or the screen to sleep (the screen's to act on)."""
 
     async def become_host(self, code: str, key: str) -> None:
         """Keep a host key in this browser (storage; the page's script copies it into the

@@ -27,7 +27,8 @@ def _ws_url(base: str) -> str:
 class RawClient:
     def __init__(self, base: str, route: str, headers: dict[str, str] | None = None,
                  page: dict[str, Any] | None = None, max_size: int | None = 2**24,
-                 local_addr: tuple[str, int] | None = None, prefs: dict[str, Any] | None = None) -> None:
+                 local_addr: tuple[str, int] | None = None, prefs: dict[str, Any] | None = None,
+                 session_id: str | None = None) -> None:
         self.base = base
         self.route = route
         self.headers = headers or {}
@@ -35,6 +36,7 @@ class RawClient:
         self.max_size = max_size
         self.local_addr = local_addr  # a loopback source address of its own: another "machine"
         self.prefs: dict[str, Any] = dict(prefs or {})  # the "browser's" storage, answered at once
+        self.session_id = session_id  # a reload of the same tab: Flet's session kept in sessionStorage
         self.asked: list[str] = []
         self.frames: list[Any] = []
         self.ws: Any = None
@@ -52,7 +54,7 @@ class RawClient:
         extra: dict[str, Any] = {"local_addr": self.local_addr} if self.local_addr else {}
         self.ws = await websockets.connect(_ws_url(self.base), additional_headers=self.headers,
                                            max_size=self.max_size, open_timeout=20, **extra)
-        register = {"session_id": None, "page_name": self.route.lstrip("/").split("?")[0],
+        register = {"session_id": self.session_id, "page_name": self.route.lstrip("/").split("?")[0],
                     "page": {"route": self.route, "web": True, "width": 412.0, "height": 860.0,
                              "platform": "android", **self.page}}
         await self.send(MessageAction.REGISTER_CLIENT.value, register)
@@ -67,6 +69,9 @@ class RawClient:
                     except Exception:
                         continue
                     self.frames.append(msg)
+                    if isinstance(msg, list) and len(msg) == 2 and msg[0] == MessageAction.REGISTER_CLIENT.value \
+                            and isinstance(msg[1], dict) and msg[1].get("session_id"):
+                        self.session_id = msg[1]["session_id"]
                     if isinstance(msg, list) and len(msg) == 2 and msg[0] == MessageAction.INVOKE_METHOD.value:
                         await self._answer(msg[1])
         except Exception:

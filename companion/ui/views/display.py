@@ -361,7 +361,7 @@ def host_in_play(scr: Screen) -> ft.Control:
         ft.TextButton(content=scr.t("display.open"), url=f"/display/{t.code}", icon=ft.Icons.ARROW_FORWARD,
                       height=48),
     ], wrap=True, spacing=8, run_spacing=8)
-    side: list[ft.Control] = [HostControls(scr, scr.lang, t.phase, scr.can_reveal()), tools]
+    side: list[ft.Control] = [HostControls(scr, scr.lang, t.phase, scr.can_reveal(), bool(t.shared_seats())), tools]
     if admin:
         side += [JoinCard(scr, scr.lang, scr.server.join_url(t.code), False, tuple(scr.server.other_bases)),
                  scr.seat_part(host=True),

@@ -57,7 +57,7 @@ def host(scr: Screen) -> list[ft.Control]:
         out.append(JoinCard(scr, scr.lang, url, big, tuple(scr.server.other_bases)))
         out.append(scr.seat_part(host=scr.role == "host"))
     if scr.role == "host":
-        out.append(HostControls(scr, scr.lang, t.phase, scr.can_reveal()))
+        out.append(HostControls(scr, scr.lang, t.phase, scr.can_reveal(), bool(t.shared_seats())))
         out += rematch_part(scr)  # "Play again" once the game is over (views/rematch.py)
     if t.phase == "lobby":
         out.append(ft.Text(scr.t("ui.host.lobby_hint"), size=18))
@@ -168,6 +168,9 @@ def host_controls(scr: Screen) -> ft.Control:
     if t.phase != "ended":
         btns.append(kit.button(scr.t("ui.host.another_device"), scr.show_host_link, primary=False,
                                icon=ft.Icons.QR_CODE))
+    if t.phase != "ended" and t.shared_seats():  # pass-and-play (issue 29)
+        from companion.ui.views.shared import device_button
+        btns.append(device_button(scr))
     return ft.Row(btns, wrap=True, spacing=10)
 
 
@@ -206,7 +209,7 @@ def JoinCard(scr: Screen, lang: str, url: str, big: bool, other_bases: tuple[str
 
 
 @kit.component
-def HostControls(scr: Screen, lang: str, phase: str, can_reveal: bool) -> ft.Control:
+def HostControls(scr: Screen, lang: str, phase: str, can_reveal: bool, shared: bool = False) -> ft.Control:
     return scr.host_controls()
 
 

@@ -1,0 +1,326 @@
+"""The shared device (pass-and-play, issue 29): one browser plays the seats that have no phone.
+
+It rests on a **cover** that shows public facts only: which shared seats have something to do
+now ("Pass to Ann – tap when only Ann is looking", in Ann's colour), or that all of them are
+done. A tap opens that seat's own screen (the game's phone screen for the seat); "Done – cover"
+closes it again – as do the seat having done what it had to (it locked, its turn is over), 60 s
+without a tap, the tab going to the background, and any reload or reconnect.
+
+What is uncovered is the server's state of this session (`Shared.seat`), never anything the
+browser can write: the private screen is built – and so sent – only while a seat is uncovered,
+and covering drops it from the page (and this screen's local picks with it). Every tap on the
+cover carries the cover's generation: a tap on a cover drawn before (a replayed message) opens
+nothing. An action goes to the table as the device acting for the uncovered seat
+(`Table.authorise`: the device token acts for shared seats only), and only while that very seat
+is uncovered. The host opens the device from the host screen ("Open the shared device": a
+one-time QR code and link, like "Host on another device"); /display/CODE never shows a private
+screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion import i18n
+from companion.games import screens as game_screens
+from companion.games.base import RuleError
+from companion.table.store import StoreError
+from companion.table.table import Table
+from companion.ui import kit, names
+from companion.ui.kit import UiContext
+
+if TYPE_CHECKING:
+    from companion.ui.screens import Screen
+
+IDLE_SECONDS = 60.0  # an uncovered seat with no tap for this long is covered again
+COVER_COLOUR = "#263238"
+
+
+@dataclass
+class Shared:
+    """This session's cover: which seat is uncovered (None: covered), and since when."""
+
+    seat: int | None = None
+    gen: int = 0  # counted up at every cover and uncover: a tap on an older cover opens nothing
+    had_turn: bool = False  # the uncovered seat had something to do when it was opened
+    timer: asyncio.TimerHandle | None = None
+    done: str | None = None  # the name of the seat covered last because it was done (public)
+
+
+def state(scr: Screen) -> Shared:
+    st = getattr(scr, "_shared", None)
+    if st is None:
+        st = Shared()
+        scr._shared = st  # type: ignore[attr-defined]
+    return st
+
+
+def to_do(t: Table) -> list[int]:
+    """The shared seats that have something to do now (a legal action other than the game's
+    "any time" ones), in seat order: what the cover asks for. Whether a seat must act is public
+    (the display says whom the table waits for)."""
+    if t.phase != "playing" or t.state is None:
+        return []
+    anytime = getattr(t.game, "ANYTIME", frozenset())
+    return [s for s in t.shared_seats() if any(a.get("type") not in anytime for a in t.legal(s))]
+
+
+# ---------- covering and uncovering ----------
+
+def cover(scr: Screen, done: str | None = None, redraw: bool = True) -> None:
+    """Back to the cover: the private screen and this screen's local picks go."""
+    st = state(scr)
+    if st.timer is not None:
+        st.timer.cancel()
+        st.timer = None
+    was = st.seat
+    st.seat = None
+    st.gen += 1
+    st.had_turn = False
+    st.done = done
+    if was is not None:
+        scr.local = {}
+    if redraw:
+        scr.render(force=True)
+
+
+def uncover(scr: Screen, seat: int, gen: int) -> bool:
+    """Open `seat`'s screen – only from the cover as drawn now (`gen`), for a shared seat, on the
+    table's device. Anything else (a replayed tap, a seat given back to a phone) opens nothing."""
+    t = scr.table
+    st = state(scr)
+    if (t is None or scr.role != "shared" or not t.is_device(scr.token) or st.seat is not None
+            or gen != st.gen or seat not in t.shared_seats()):
+        return False
+    st.seat = seat
+    st.gen += 1
+    st.had_turn = seat in to_do(t)
+    st.done = None
+    scr.local = {}
+    poke(scr)
+    scr.render(force=True)
+    return True
+
+
+def poke(scr: Screen) -> None:
+    """A tap on the uncovered screen: the idle timer starts again."""
+    st = state(scr)
+    if st.timer is not None:
+        st.timer.cancel()
+        st.timer = None
+    if st.seat is None:
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    gen = st.gen
+
+    def idle() -> None:
+        if state(scr).seat is not None and state(scr).gen == gen:
+            try:
+                contextvars.copy_context().run(scr.page.run_task, _idle_cover, scr, gen)
+            except (AttributeError, RuntimeError):
+                cover(scr, redraw=False)
+    st.timer = loop.call_later(IDLE_SECONDS, idle)
+
+
+async def _idle_cover(scr: Screen, gen: int) -> None:
+    if state(scr).gen == gen:
+        cover(scr)
+
+
+def before_render(scr: Screen) -> None:
+    """After a change at the table: cover a seat that is done (it had something to do when it
+    was opened and has nothing now: it locked, its turn is over), or that is no longer the
+    device's (given back to a phone, another device opened)."""
+    st = state(scr)
+    t = scr.table
+    if st.seat is None:
+        return
+    if t is None or not t.is_device(scr.token) or st.seat not in t.shared_seats():
+        cover(scr, redraw=False)
+        return
+    if st.had_turn and st.seat not in to_do(t):
+        cover(scr, done=t.seats[st.seat]["name"], redraw=False)
+
+
+class DeviceContext(UiContext):
+    """A shared seat's game screen on the device: its actions go as the device acting for the
+    seat – only while that seat is uncovered on this screen."""
+
+    def __init__(self, scr: Screen, seat: int) -> None:
+        assert scr.table is not None
+        async def rerender() -> None:  # a pick on the seat's screen is a tap too
+            poke(scr)
+            await scr._force_refresh()
+        super().__init__(scr.table, seat, scr.token, scr.lang, False, scr.toast, scr.local, rerender)
+        self.scr = scr
+
+    async def act(self, action: dict[str, Any]) -> bool:
+        scr = self.scr
+        if state(scr).seat != self.seat or self.seat is None:
+            scr.toast(scr.t("ui.shared.covered"), True)
+            return False
+        if self.busy:
+            return False
+        self.busy = True
+        poke(scr)
+        try:
+            await self.table.request(self.token, {"op": "act", "seat": self.seat, "action": action})
+            return True
+        except RuleError as e:
+            self.toast(self.t(e.key, **e.params), True)
+            return False
+        except StoreError:
+            self.toast(self.t("ui.err.store"), True)
+            return False
+        finally:
+            self.busy = False
+
+
+# ---------- what the device shows ----------
+
+def device_view(scr: Screen) -> list[ft.Control]:
+    t = scr.table
+    assert t is not None
+    st = state(scr)
+    if st.seat is not None and st.seat in t.shared_seats() and t.state is not None:
+        return seat_screen(scr, st.seat)
+    return cover_screen(scr)
+
+
+def _big_button(label: str, hint: str, colour: str, on_click: Any, key: str) -> ft.Control:
+    return ft.Container(
+        content=ft.Column([
+            kit.seat_dot(colour, 56),
+            ft.Text(label, size=40, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE,
+                    text_align=ft.TextAlign.CENTER),
+            ft.Text(hint, size=22, color=ft.Colors.WHITE, text_align=ft.TextAlign.CENTER),
+        ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.CENTER, tight=True),
+        bgcolor=colour, border_radius=22, padding=ft.Padding.symmetric(horizontal=20, vertical=36),
+        on_click=on_click, ink=True, key=key, alignment=ft.Alignment.CENTER,
+        border=ft.Border.all(4, ft.Colors.WHITE))
+
+
+def cover_screen(scr: Screen) -> list[ft.Control]:
+    """The cover: public facts only (names, colours, who has something to do)."""
+    t = scr.table
+    assert t is not None
+    st = state(scr)
+    gen = st.gen
+    shared = t.shared_seats()
+    todo = to_do(t)
+    out: list[ft.Control] = []
+
+    def opener(seat: int) -> Any:
+        async def tap(e: Any) -> None:
+            if not uncover(scr, seat, gen):
+                scr.toast(scr.t("ui.shared.stale"), True)
+        return tap
+
+    def name(seat: int) -> str:
+        return i18n.seat_name(scr.lang, t.seats[seat]["name"])
+    if st.done:
+        out.append(ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.GREEN_700, size=32),
+                           ft.Text(scr.t("ui.shared.done_note", name=st.done), size=22, expand=True)]))
+    if not shared:
+        out.append(ft.Text(scr.t("ui.shared.none"), size=26, weight=ft.FontWeight.BOLD))
+    elif t.phase == "lobby":
+        out.append(ft.Text(scr.t("ui.shared.lobby", names=", ".join(name(s) for s in shared)), size=28,
+                           weight=ft.FontWeight.BOLD))
+    elif todo:
+        first = todo[0]
+        out.append(_big_button(scr.t("ui.shared.pass_to", name=name(first)),
+                               scr.t("ui.shared.tap_when", name=name(first)),
+                               t.seats[first]["colour"], opener(first), f"uncover:{first}"))
+        if len(todo) > 1:
+            out.append(ft.Text(scr.t("ui.shared.then", names=", ".join(name(s) for s in todo[1:])), size=22))
+    else:
+        head = "ui.shared.ended" if t.phase == "ended" else "ui.shared.all_done"
+        out.append(ft.Container(ft.Text(scr.t(head), size=34, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE,
+                                        text_align=ft.TextAlign.CENTER),
+                                bgcolor=COVER_COLOUR, border_radius=22, alignment=ft.Alignment.CENTER,
+                                padding=ft.Padding.symmetric(horizontal=20, vertical=40)))
+    others = [s for s in shared if s not in todo[:1]] if t.phase != "lobby" else []
+    if others:
+        out.append(ft.Text(scr.t("ui.shared.look"), size=18, color=ft.Colors.ON_SURFACE_VARIANT))
+        out.append(ft.Row([
+            ft.OutlinedButton(content=ft.Row([kit.seat_dot(t.seats[s]["colour"], 18),
+                                              ft.Text(name(s), size=20)], tight=True, spacing=8),
+                              on_click=opener(s), height=56, key=f"uncover:{s}")
+            for s in others], wrap=True, spacing=10, run_spacing=10))
+    return out
+
+
+def seat_screen(scr: Screen, seat: int) -> list[ft.Control]:
+    """An uncovered seat: its own game screen, "Done – cover" above and below it."""
+    t = scr.table
+    assert t is not None
+    s = t.seats[seat]
+
+    async def done(e: Any) -> None:
+        cover(scr)
+
+    def done_button() -> ft.Control:
+        return ft.FilledButton(content=ft.Text(scr.t("ui.shared.done"), size=22, weight=ft.FontWeight.BOLD),
+                               icon=ft.Icons.VISIBILITY_OFF, on_click=done, height=64, width=10_000,
+                               key="cover")
+    ctx = DeviceContext(scr, seat)
+    mod = game_screens(t.game_id)
+    show = mod.result if t.phase == "ended" and hasattr(mod, "result") else mod.phone
+    try:
+        game = show(ctx)
+    except Exception:  # a drawing problem never takes the screen down
+        game = [ft.Text(scr.t("ui.err.render"), size=18, color=ft.Colors.RED_700)]
+    header = ft.Row([kit.seat_dot(s["colour"], 30),
+                     names.one_line(scr.t("ui.shared.screen_of", name=i18n.seat_name(scr.lang, s["name"])), 26,
+                                    weight=ft.FontWeight.BOLD, expand=True)], spacing=10)
+    return [header, done_button(), *game, done_button()]
+
+
+def denied(scr: Screen) -> list[ft.Control]:
+    return [kit.card(ft.Text(scr.t("ui.shared.denied"), size=20), bgcolor=ft.Colors.AMBER_50)]
+
+
+# ---------- the host opens the device ----------
+
+async def show_device_link(scr: Screen, e: Any = None) -> None:
+    """Host only: a one-time QR code and link (10 minutes) that makes a browser the table's shared
+    device – on another device, or on this computer in a new tab."""
+    t = scr.table
+    if t is None or scr.role != "host" or not t.is_host(scr.token):
+        return
+
+    def used() -> None:
+        async def gone() -> None:
+            try:
+                scr.page.pop_dialog()
+            except Exception:
+                pass
+            scr.toast(scr.t("ui.shared.opened"))
+        contextvars.copy_context().run(scr.page.run_task, gone)
+    from companion.ui.views.host import qr_base64
+    url = f"{scr.server.join_base}/shared/{t.code}?d={scr.server.device_ticket(t.code, used)}"
+    dlg = ft.AlertDialog(title=ft.Text(scr.t("ui.shared.open")), content=ft.Column([
+        ft.Image(src=qr_base64(url), width=240, height=240, semantics_label=scr.t("ui.shared.open_qr")),
+        ft.Text(scr.t("ui.shared.open_hint"), size=16),
+        ft.OutlinedButton(content=scr.t("ui.shared.open_here"), url=ft.Url(url, target=ft.UrlTarget.BLANK),
+                          icon=ft.Icons.OPEN_IN_NEW, height=52)], tight=True, spacing=10,
+        horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        actions=[ft.FilledButton(content=scr.t("ui.host.another_done"), on_click=lambda e: scr.page.pop_dialog())])
+    try:
+        scr.page.show_dialog(dlg)
+    except RuntimeError:
+        pass
+
+
+def device_button(scr: Screen) -> ft.Control:
+    async def open_it(e: Any) -> None:
+        await show_device_link(scr, e)
+    return kit.button(scr.t("ui.shared.open"), open_it, primary=False, icon=ft.Icons.TABLET_ANDROID)

@@ -1,0 +1,189 @@
+"""The shared device and its cover (pass-and-play, issue 29), in-process (real Flet sessions over
+benchmarks/harness.py). The raw frames of the real server: tests/reliability/test_shared_device.py."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import flet as ft
+
+import benchmarks.harness as H
+from companion.table.hub import Hub
+from companion.table.store import MemoryStore
+from companion.ui import boot
+from companion.ui.screens import Server
+from companion.ui.views import shared as S
+from tests import ui_harness as U
+
+SEATS = [{"name": "Ann", "shared": True}, {"name": "Bob", "shared": True}, {"name": "Cy"}, {"name": "Di"}]
+OPTS = {"mode": "number", "min": 0, "max": 999999}
+
+
+def _table(hub: Hub, start: bool = True) -> tuple[Any, str, list[str]]:
+    t = hub.create("sealed_vote", OPTS, SEATS, seed=1)
+    dev = t.request_sync(t.host_token, {"op": "device"})["token"]
+    phones = [t.request_sync(None, {"op": "join", "seat": i})["token"] for i in (2, 3)]
+    if start:
+        t.request_sync(t.host_token, {"op": "start"})
+    return t, dev, phones
+
+
+async def _device(server: Server, t: Any, dev: str | None, lang: str = "en", route: str | None = None) -> H.Client:
+    prefs = {"lang": lang} | ({f"shared:{t.code}": dev} if dev else {})
+    return await H.Client(server, route or f"/shared/{t.code}", prefs).open(H.new_pubsub())
+
+
+def _shown(c: H.Client) -> list[str]:
+    return U.texts(c.screen.build())
+
+
+async def _settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0.02)
+
+
+async def test_the_cover_names_public_facts_only_and_opens_one_seat_at_a_time() -> None:
+    hub = Hub(MemoryStore())
+    t, dev, phones = _table(hub)
+    t.request_sync(phones[0], {"op": "act", "action": {"type": "submit", "value": 381727}})
+    c = await _device(Server(hub, "http://x"), t, dev)
+    scr = c.screen
+    assert scr.role == "shared"
+    shown = _shown(c)
+    assert "Pass to Ann" in shown and "Tap when only Ann is looking" in shown and "Then: Bob" in shown
+    assert not any("381727" in x or "Your bid" in x for x in shown)
+    st = S.state(scr)
+    assert not S.uncover(scr, 0, st.gen - 1)  # a tap on an older cover opens nothing
+    assert S.uncover(scr, 0, st.gen)
+    shown = _shown(c)
+    assert "Ann's screen" in shown and "Done – cover" in shown and "Your bid (0–999999)" in shown
+    assert not S.uncover(scr, 1, st.gen)  # Ann's screen is open: Bob's opens only from the cover
+    assert not S.uncover(scr, 2, st.gen)  # (a phone's seat never)
+    c.close()
+
+
+async def test_a_seat_that_has_locked_is_covered_and_the_next_is_asked_for() -> None:
+    hub = Hub(MemoryStore())
+    t, dev, phones = _table(hub)
+    c = await _device(Server(hub, "http://x"), t, dev, lang="de")
+    scr = c.screen
+    S.uncover(scr, 0, S.state(scr).gen)
+    ctx = S.DeviceContext(scr, 0)
+    assert await ctx.act({"type": "submit", "value": 734519})
+    await _settle()
+    assert S.state(scr).seat == 0  # submitted, not locked: still open
+    assert await ctx.act({"type": "lock"})
+    await _settle()
+    assert S.state(scr).seat is None  # locked: covered by itself
+    shown = _shown(c)
+    assert "Ann ist fertig." in shown and "Gib es Bob" in shown and not any("734519" in x for x in shown)
+    assert not await ctx.act({"type": "submit", "value": 1})  # Ann's screen, replayed after the cover
+    S.uncover(scr, 1, S.state(scr).gen)
+    bob = S.DeviceContext(scr, 1)
+    assert await bob.act({"type": "submit", "value": 615243}) and await bob.act({"type": "lock"})
+    await _settle()
+    assert "Alle Plätze dieses Geräts sind fertig: Leg das Gerät hin." in _shown(c)
+    assert t.view(None)["round"]["locked"] == [0, 1]
+    c.close()
+
+
+async def test_done_idle_and_a_seat_given_back_cover_the_device(monkeypatch: Any) -> None:
+    monkeypatch.setattr(S, "IDLE_SECONDS", 0.05)
+    hub = Hub(MemoryStore())
+    t, dev, _ = _table(hub)
+    c = await _device(Server(hub, "http://x"), t, dev)
+    scr = c.screen
+    S.uncover(scr, 1, S.state(scr).gen)
+    done = [b for b in U.controls_of(scr.build()) if isinstance(b, ft.FilledButton) and b.key == "cover"]
+    await done[0].on_click(None)
+    assert S.state(scr).seat is None
+    S.uncover(scr, 1, S.state(scr).gen)
+    await asyncio.sleep(0.2)  # no tap for IDLE_SECONDS
+    assert S.state(scr).seat is None and "Pass to Ann" in _shown(c)
+    monkeypatch.setattr(S, "IDLE_SECONDS", 60.0)
+    S.uncover(scr, 1, S.state(scr).gen)
+    t.request_sync(t.host_token, {"op": "share", "seat": 1, "shared": False})  # Bob's phone is back
+    await _settle()
+    assert S.state(scr).seat is None and "Bob" not in " ".join(_shown(c))
+    c.close()
+
+
+async def test_only_the_tables_device_token_opens_the_shared_device() -> None:
+    hub = Hub(MemoryStore())
+    t, dev, phones = _table(hub)
+    server = Server(hub, "http://x")
+    for tok in (None, phones[0], t.host_token, "forged-token-forged-token"):
+        c = await _device(server, t, tok)
+        assert c.screen.role == "shared_denied" and c.screen.table is None
+        assert "not this table's shared device" in " ".join(_shown(c))
+        c.close()
+    c = await _device(server, t, dev, route=f"/shared/{t.code}?d={dev}")  # (the token is never read from the address)
+    assert c.screen.role == "shared"
+    c.close()
+    bare = await _device(server, t, None, route=f"/shared/{t.code}?d={dev}")
+    assert bare.screen.role == "shared_denied"
+    bare.close()
+
+
+async def test_the_hosts_one_time_ticket_makes_a_new_device_and_the_old_one_loses_it() -> None:
+    hub = Hub(MemoryStore())
+    t, dev, _ = _table(hub)
+    server = Server(hub, "http://x")
+    old = await _device(server, t, dev)
+    assert old.screen.role == "shared"
+    host_ticket = server.host_ticket(t.code)
+    c = await _device(server, t, None, route=f"/shared/{t.code}?d={host_ticket}")  # a host ticket is not one
+    assert c.screen.role == "shared_denied"
+    c.close()
+    ticket = server.device_ticket(t.code)
+    assert not server.redeem_ticket(t.code, ticket)  # nor makes a device ticket anyone host
+    ticket = server.device_ticket(t.code)
+    c = await _device(server, t, None, route=f"/shared/{t.code}?d={ticket}")
+    new = c.prefs[f"shared:{t.code}"]
+    assert t.is_device(new) and not t.is_device(dev) and new != dev
+    again = await _device(server, t, None, route=f"/shared/{t.code}?d={ticket}")  # used up
+    assert again.screen.role == "shared_denied"
+    S.uncover(old.screen, 0, S.state(old.screen).gen)  # the old device cannot open a seat any more
+    assert S.state(old.screen).seat is None
+    for x in (c, again, old):
+        x.close()
+
+
+async def test_the_host_screen_offers_the_shared_device_when_a_seat_is_shared() -> None:
+    hub = Hub(MemoryStore())
+    t, _, _ = _table(hub, start=False)
+    reset = boot.CONN.set(boot.Conn("127.0.0.1", {}))
+    try:
+        host = await H.Client(Server(hub, "http://x"), f"/host/{t.code}",
+                              {f"host:{t.code}": t.host_token, "lang": "fr"}).open(H.new_pubsub())
+    finally:
+        boot.CONN.reset(reset)
+    scr = host.screen
+    await U.buttons(scr.host_controls())["Ouvrir l’appareil partagé"].on_click(None)
+    dlg = host.session.page._dialogs.controls[-1]
+    assert "Il sert une fois, pendant 10 minutes" in U.text(dlg.content)
+    link = [b for b in U.controls_of(dlg.content) if isinstance(b, ft.OutlinedButton)][0].url
+    assert link.url.startswith(f"http://x/shared/{t.code}?d=") and link.target == ft.UrlTarget.BLANK
+    t.request_sync(t.host_token, {"op": "share", "seat": 0, "shared": False})
+    t.request_sync(t.host_token, {"op": "share", "seat": 1, "shared": False})
+    assert "Ouvrir l’appareil partagé" not in U.buttons(scr.host_controls())
+    host.close()
+
+
+async def test_the_shared_device_follows_a_rematch_with_its_token() -> None:
+    hub = Hub(MemoryStore())
+    t, dev, _ = _table(hub)
+    c = await _device(Server(hub, "http://x"), t, dev)
+    t.request_sync(t.host_token, {"op": "end"})
+    await _settle()
+    assert "The game is over: put the device down." in _shown(c)
+    new = await hub.rematch_async(t.code)
+    for _ in range(50):
+        await asyncio.sleep(0.02)
+        if c.screen.table is new:
+            break
+    scr = c.screen
+    assert scr.table is new and scr.role == "shared" and new.is_device(scr.token)
+    assert c.prefs[f"shared:{new.code}"] == dev and "Pass to Ann" in _shown(c)
+    c.close()
