@@ -218,7 +218,8 @@ def people_card(scr: Screen, d: dict[str, Any]) -> ft.Control:
                          label=scr.t("hist.ui.rename_title", name=p["player"])),
             ft.Semantics(content=kit.button(scr.t("hist.ui.merge"), mer, primary=False,
                                             disabled=len(everyone) < 2),
-                         label=scr.t("hist.ui.merge_title", name=p["player"]))], wrap=True))
+                         label=scr.t("hist.ui.merge_title", name=p["player"]))]))  # (no wrap: an expanded text in a
+        # wrapping row is Flutter's grey error box, issue 30.6)
     spelled = {history.name_key(n): n for p in everyone for n in p["names"]}  # a matched name as played
     if d["aliases"]:
         rows.append(ft.Text(scr.t("hist.ui.changes"), size=17, weight=ft.FontWeight.BOLD))
@@ -230,7 +231,7 @@ def people_card(scr: Screen, d: dict[str, Any]) -> ft.Control:
             rows.append(ft.Row([
                 ft.Text(scr.t(f"hist.ui.alias_{a['kind']}", src=a["src"], dst=a["dst"]), size=15, expand=True),
                 ft.Semantics(content=kit.button(scr.t("hist.ui.undo"), undo, primary=False, icon=ft.Icons.UNDO),
-                             label=scr.t("hist.ui.undo_label", src=a["src"], dst=a["dst"]))], wrap=True))
+                             label=scr.t("hist.ui.undo_label", src=a["src"], dst=a["dst"]))]))
     return kit.card(*rows)
 
 
