@@ -16,7 +16,7 @@ import flet.fastapi as flet_fastapi
 from fastapi import Request, Response
 from flet.controls.types import WebRenderer
 
-from companion import i18n, settings
+from companion import i18n, resources, settings
 from companion.table.hub import Hub
 from companion.table.store import RefusingStore, SQLiteStore, StoreError
 from companion.ui import boot
@@ -24,7 +24,8 @@ from companion.ui.screens import Server, qr_png, session_main
 from companion.ui.sessions import flet_sessions
 from companion.web import WebFront, boot_files, encodings_from_env, shared_cache_dir, web_dir
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
+# Our files served at the web root before Flet's (favicon, home-screen icons): package data
+ASSETS = resources.path("assets/web")
 # Measured in benchmarks/phone_join.py (docs/BENCHMARKS.md): see RENDERER_WHY.
 RENDERER = WebRenderer.AUTO
 RENDERER_WHY = "auto: skwasm (wasm) where the browser supports WasmGC, else CanvasKit (dart2js)"
@@ -54,9 +55,6 @@ def static_cache_dir(hub: Hub) -> Path:
         except OSError:
             pass
     return Path(tempfile.mkdtemp(prefix="companion-web-"))
-
-
-PRINTABLES = Path(__file__).resolve().parent.parent / "printables"
 
 
 def print_cache_dir(hub: Hub) -> Path:
@@ -137,27 +135,26 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
     async def printable(name: str, lang: str = "en") -> Response:
         """The print-and-play PDFs, for download from the host screen: lang=en (default) is the
         committed file in printables/; lang=de|fr is the same recipe rendered on demand (seconds
-        of CPU, in a thread) and cached in the data directory."""
+        of CPU, in a thread) and cached in the data directory – and so is English where there is no
+        printables/ (an installed wheel)."""
         nonlocal print_cache
-        path = PRINTABLES / f"{name}.pdf"
-        if not name.replace("-", "").isalnum() or not path.is_file():
+        from companion.printing import printables
+
+        if not name.replace("-", "").isalnum() or printables.spec_for(name) is None:
             return Response(status_code=404)
         if lang not in i18n.LANGS:
             return bad_lang(lang)
-        if lang == "en":
+        path = printables.PRINTABLES / f"{name}.pdf"
+        if lang == "en" and path.is_file():
             data = await asyncio.to_thread(path.read_bytes)
             filename = f"{name}.pdf"
         else:
-            from companion.printing import printables
-
-            if printables.spec_for(name) is None:
-                return Response(status_code=404)
             if print_cache is None:
                 print_cache = print_cache_dir(hub)
             lock = print_locks.setdefault(f"{name}-{lang}", asyncio.Lock())
             async with lock:  # one render per file, however many hosts press the button
                 data = await asyncio.to_thread(printables.localized, name, lang, print_cache)
-            filename = f"{name}-{lang}.pdf"
+            filename = f"{name}.pdf" if lang == "en" else f"{name}-{lang}.pdf"
         return Response(data, media_type="application/pdf",
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 

@@ -8,14 +8,10 @@ import os
 import socket
 import sys
 import webbrowser
-from pathlib import Path
+
+from companion.dirs import default_data_dir
 
 DEFAULT_PORT = 8550
-
-
-def default_data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "tabletop-companion"
 
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)

@@ -12,11 +12,10 @@ import sys
 from pathlib import Path
 
 from companion import history, i18n
+from companion.dirs import default_data_dir
 
 
 def parser() -> argparse.ArgumentParser:
-    from companion.cli import default_data_dir
-
     p = argparse.ArgumentParser(prog="companion history",
                                 description="Export the history of finished games (CSV or JSON, docs/HISTORY.md) "
                                             "or import a JSON export (games already there are skipped).")

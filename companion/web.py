@@ -56,7 +56,8 @@ from servestatic.asgi import FileServerASGI
 from servestatic.responders import StaticFile
 from servestatic.utils import decode_path_info
 
-from companion import fallback_fonts, settings
+from companion import fallback_fonts, resources, settings
+from companion.dirs import user_cache_dir
 from companion.page import (
     FONT_MANIFEST,
     IMMUTABLE,
@@ -98,11 +99,11 @@ TABLE_WS = re.compile(r"^/ws/([A-Za-z]{2,12})$")
 VERSIONED = re.compile(r"^/v/([0-9a-f]{1,32})/(.+)$")
 # The icon font subset (see tools/subset_icons.py and companion/assets/icons/README.md).
 ICON_FONT = "assets/fonts/MaterialIcons-Regular.otf"
-ICON_SUBSET_DIR = Path(__file__).resolve().parent / "assets" / "icons"
+ICON_SUBSET_DIR = resources.path("assets/icons")
 # The client's two big files gzipped once by zopfli (tools/precompress_web.py), 5–6 % smaller than
 # zlib's gzip -9; used as the gzip copy only while the installed file is the one recorded.
 PRECOMPRESSED = ["main.dart.wasm", "canvaskit/skwasm.wasm"]
-PRECOMPRESSED_DIR = Path(__file__).resolve().parent / "assets" / "precompressed"
+PRECOMPRESSED_DIR = resources.path("assets/precompressed")
 RULES = "3"  # bump when a change here alters what is served for the same files
 # Flet imports its control modules lazily, on first use – i.e. inside the first session after a
 # start, on that phone's critical path (~0.3 s of CPU; seconds on a loaded machine). Imported in
@@ -560,12 +561,11 @@ def import_all(packages: list[str]) -> None:
 def shared_cache_dir() -> Path | None:
     """Per-user cache shared by every server on this machine (tests start many): the compressed
     copies are made once per flet-web version, not once per data directory."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     try:
         from flet_web.version import version as flet_web_version
     except ImportError:
         flet_web_version = "unknown"
-    d = Path(base) / "tabletop-companion" / f"web-{flet_web_version}"
+    d = user_cache_dir() / f"web-{flet_web_version}"
     try:
         d.mkdir(parents=True, exist_ok=True, mode=0o700)
         if not os.access(d, os.W_OK):

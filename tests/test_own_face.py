@@ -36,7 +36,7 @@ def client() -> Any:
 @pytest.mark.parametrize("path", sorted(draw_icons.FILES))
 def test_every_icon_is_ours(client: Any, path: str) -> None:
     served = client.get("/" + path).content
-    assert served == (ROOT / "assets" / path).read_bytes(), "served from assets/, before Flet's copy"
+    assert served == (ROOT / "companion" / "assets" / "web" / path).read_bytes(), "served from companion/assets/web/, before Flet's copy"
     assert served != (web_dir() / path).read_bytes(), "not Flet's logo"
     # the committed file is what the script draws (pixels: another Pillow may encode other bytes)
     got = Image.open(io.BytesIO(served)).convert("RGBA")
@@ -51,7 +51,7 @@ def test_the_manifest_names_and_colours_are_ours(client: Any) -> None:
     assert m["description"] == i18n.t("en", "app.description")
     assert {k: m[k] for k in MANIFEST_COLOURS} == MANIFEST_COLOURS
     for icon in m["icons"]:
-        assert client.get("/" + icon["src"]).content == (ROOT / "assets" / icon["src"]).read_bytes()
+        assert client.get("/" + icon["src"]).content == (ROOT / "companion" / "assets" / "web" / icon["src"]).read_bytes()
 
 
 def test_the_loading_screen_says_what_is_opening_in_every_language(client: Any) -> None:

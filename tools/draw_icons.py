@@ -3,9 +3,9 @@
 Flet's web client comes with Flet's logo as favicon, home-screen icons and the picture a phone
 shows while the client loads. This draws ours instead – two fanned voting cards and a wax seal
 on the app's brown – and writes them where the server serves them in place of Flet's
-(`assets/` is the first static root, see companion/app.py):
+(`companion/assets/web/` is the first static root, see companion/app.py):
 
-    .venv/bin/python tools/draw_icons.py      # writes assets/favicon.png and assets/icons/*.png
+    .venv/bin/python tools/draw_icons.py      # writes companion/assets/web/favicon.png and icons/*.png
 
 Deterministic: the same Pillow gives the same bytes (tests/test_own_face.py checks the files
 are what this script draws).
@@ -21,7 +21,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "assets"
+OUT = ROOT / "companion" / "assets" / "web"
 BROWN = (141, 85, 36)  # the app's theme seed, #8d5524
 CREAM = (250, 240, 226)
 CARD_EDGE = (120, 70, 28)

@@ -196,6 +196,10 @@ def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
             print("companion print: --all makes the committed English printables; "
                   "use GAME --lang for another language", file=sys.stderr)
             return 2
+        if not printables.in_checkout():
+            print("companion print: --all regenerates a source checkout's printables/; "
+                  "this is an installed copy (print one GAME instead)", file=sys.stderr)
+            return 2
         if a.check:
             problems = printables.stale()
             for line in problems:

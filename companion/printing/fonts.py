@@ -1,4 +1,4 @@
-"""The bundled font (DejaVu, see assets/fonts/LICENSE-DejaVu.txt) and text that fits.
+"""The bundled font (DejaVu, see companion/assets/fonts/LICENSE-DejaVu.txt) and text that fits.
 
 `fit_text` finds the largest size at which a text, wrapped on spaces, fits its box: text
 shrinks, it never overflows the card.
@@ -7,11 +7,13 @@ shrinks, it never overflows the card.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import ImageDraw, ImageFont
 
-FONT_DIR = Path(__file__).resolve().parents[2] / "assets" / "fonts"
+from companion import resources
+
+# package data (companion/resources.py): an installed wheel prints with the same font as the source tree
+FONT_DIR = resources.path("assets/fonts")
 FONTS = {
     "sans": "DejaVuSans.ttf",
     "bold": "DejaVuSans-Bold.ttf",
@@ -21,7 +23,10 @@ FONTS = {
 
 @lru_cache(maxsize=512)
 def font(kind: str, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FONT_DIR / FONTS[kind]), max(1, int(size)))
+    path = FONT_DIR / FONTS[kind]
+    if not path.is_file():  # Pillow would quietly take a system font of that name (or none on macOS)
+        raise FileNotFoundError(f"the card font is missing from the package: {path}")
+    return ImageFont.truetype(str(path), max(1, int(size)))
 
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, f: ImageFont.FreeTypeFont, max_w: int) -> list[str]:

@@ -26,11 +26,17 @@ from companion.i18n import LANGS, catalog
 from companion.printing import api
 from companion.printing import decks as D
 from companion.printing.engine import paint
+from companion.printing.fonts import FONT_DIR
 
+MANIFEST = "MANIFEST.json"
+
+# The source checkout around the package: `--all` writes its printables/ and docs/; the app serves
+# the committed English files from there. An installed wheel has no checkout (in_checkout() is
+# False): the app renders every download on demand into its cache instead (`localized`).
 ROOT = Path(__file__).resolve().parents[2]
 PRINTABLES = ROOT / "printables"
 DOCS = ROOT / "docs"
-MANIFEST = "MANIFEST.json"
+
 PAPERS = ("a4", "letter")
 # 300 dpi keeps the cards sharp; pages are indexed colour (PRINT_QUALITY only matters for --format jpeg):
 # the whole set is about 10 MB
@@ -40,6 +46,11 @@ PRINT_QUALITY = 70
 ENGINE_FILES = ("units.py", "layout.py", "pdf.py", "fonts.py", "art.py", "cards.py", "board.py", "decks.py",
                 "engine.py", "api.py")
 PREVIEW_DPI = 150
+
+
+def in_checkout() -> bool:
+    """Whether the package runs from a source checkout (with its printables/)."""
+    return (ROOT / "pyproject.toml").is_file() and PRINTABLES.is_dir()
 
 
 def specs() -> list[dict[str, Any]]:
@@ -68,7 +79,7 @@ def engine_hash() -> str:
     for gid in D.GAMES:  # each game's deck data and renderers (companion/games/<id>/printing.py)
         module = D.spec(gid).printing_module()
         h.update(gid.encode() + b"\0" + Path(module.__file__).read_bytes())
-    for f in sorted((ROOT / "assets" / "fonts").glob("*.ttf")):
+    for f in sorted(FONT_DIR.glob("*.ttf")):
         h.update(f.name.encode() + b"\0" + f.read_bytes())
     return h.hexdigest()
 
@@ -109,14 +120,16 @@ def localized_name(name: str, lang: str) -> str:
 def localized(name: str, lang: str, cache_dir: Path) -> bytes:
     """A committed printable ("lutetia-a4") rendered with its texts in `lang` (same recipe), from
     `cache_dir` when it was made before. Slow the first time (seconds of CPU): call it off the
-    event loop. English is the committed file itself."""
+    event loop. English is the committed file itself (rendered and cached too where there is none:
+    an installed wheel carries no printables/)."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {str(lang)[:20]!r}; choose one of {', '.join(LANGS)}")
     spec = spec_for(name)
     if spec is None:
         raise ValueError(f"no printable called {name!r}")
-    if lang == "en":
-        return (PRINTABLES / spec["file"]).read_bytes()
+    committed = PRINTABLES / spec["file"]
+    if lang == "en" and committed.is_file():
+        return committed.read_bytes()
     path = cache_dir / localized_name(name, lang)
     try:
         return path.read_bytes()

@@ -6,12 +6,12 @@ import base64
 import contextvars
 import functools
 import io
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 import qrcode
 
+from companion import games
 from companion.ui import kit
 from companion.ui.views.rematch import rematch_part
 
@@ -96,9 +96,8 @@ def print_card(scr: Screen) -> ft.Control:
         links.append(ft.OutlinedButton(content=scr.t("ui.print.join_card", paper=paper.upper()),
                                        url=f"/join-card/{t.code}.pdf?paper={paper}&lang={scr.lang}",
                                        icon=ft.Icons.QR_CODE))
-    root = Path(__file__).resolve().parents[2] / "printables"
-    for paper in ("a4", "letter"):
-        if (root / f"{t.game_id}-{paper}.pdf").is_file():
+    if games.spec(t.game_id).printing:  # /print/… serves the committed file or renders it (app.py)
+        for paper in ("a4", "letter"):
             links.append(ft.OutlinedButton(content=scr.t("ui.print.cards", paper=paper.upper()),
                                            url=f"/print/{t.game_id}-{paper}.pdf?lang={scr.lang}",
                                            icon=ft.Icons.PRINT))
