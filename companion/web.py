@@ -371,6 +371,10 @@ class WebFront:
         self.fallback = {fam: fallback_fonts.served_path(f) for fam, f in found.items()}
         # (served as they are: a colour emoji font is PNG images, which do not compress)
         self.fallback_files = {fallback_fonts.served_path(f): f for f in found.values()}
+        # each slice Flutter asks for, cut from those (and the client's Roboto) into the cache folder
+        self.fonts = fallback_fonts.FallbackFonts(
+            self.files.get("main.dart.js"), cache_dir, found,
+            [self.files[r] for r in ("assets/fonts/roboto.woff2",) if r in self.files and conf.fallback_fonts])
         self.version = self._version()
         encoders = available_encoders()
         self.encodings = [e for e in (encodings if encodings is not None else list(encoders)) if e in encoders]
@@ -493,28 +497,32 @@ class WebFront:
             # another version's file (a page from before an upgrade): the current file, no-cache
             path = "/" + v.group(2)
             scope = {**scope, "path": path, "raw_path": path.encode("latin-1", "replace")}
-        family = fallback_fonts.asked_family(v.group(2) if v else path.lstrip("/"))
+        rel = v.group(2) if v else path.lstrip("/")
+        family = fallback_fonts.asked_family(rel)
         if family is not None:
-            await self.fallback_font(family, send, current=bool(v) and v.group(1) == self.version)
+            await self.fallback_font(rel, family, scope, send, current=bool(v) and v.group(1) == self.version)
             return
         await self.static(scope, receive, send)  # ServeStatic: a client file, else self._rest
 
-    async def fallback_font(self, family: str, send: Send, current: bool) -> None:
-        """A slice of a Noto family Flutter asks for: a redirect to the whole file we have (every
-        slice to the same URL, so a phone downloads it once), or a plain 404 – never Flet's page."""
-        rel = self.fallback.get(family)
+    async def fallback_font(self, rel: str, family: str, scope: Scope, send: Send, current: bool) -> None:
+        """A slice of a Noto family Flutter asks for: always a font with status 200 (the CanvasKit
+        build asks again at every layout for one it could not load) – the slice's own glyphs cut
+        from a font here, or an empty font (companion/fallback_fonts.py). A URL Flutter's table
+        does not list (another client): a redirect to the whole family file we have."""
         cache = IMMUTABLE if current and self.versioned else NO_CACHE
-        if rel is None:
-            await send({"type": "http.response.start", "status": 404,
-                        "headers": [(b"content-type", b"text/plain"), (b"content-length", b"0"),
-                                    (b"cache-control", NO_CACHE)]})
+        body = await asyncio.to_thread(self.fonts.answer, rel)
+        if body is None:
+            where = f"/v/{self.version}/{self.fallback[family]}" if self.versioned else f"/{self.fallback[family]}"
+            await send({"type": "http.response.start", "status": 302,
+                        "headers": [(b"location", where.encode()), (b"content-length", b"0"), (b"cache-control", cache),
+                                    *((k.lower().encode(), v.encode()) for k, v in FLET_HEADERS.items())]})
             await send({"type": "http.response.body", "body": b""})
             return
-        where = f"/v/{self.version}/{rel}" if self.versioned else f"/{rel}"
-        await send({"type": "http.response.start", "status": 302,
-                    "headers": [(b"location", where.encode()), (b"content-length", b"0"), (b"cache-control", cache),
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", fallback_fonts.media_type(body).encode()),
+                                (b"content-length", str(len(body)).encode()), (b"cache-control", cache),
                                 *((k.lower().encode(), v.encode()) for k, v in FLET_HEADERS.items())]})
-        await send({"type": "http.response.body", "body": b""})
+        await send({"type": "http.response.body", "body": b"" if scope.get("method") == "HEAD" else body})
 
     async def _rest(self, scope: Scope, receive: Receive, send: Send) -> None:
         """What is not one of the client's files: Flet's patched files, the page, the routes."""

@@ -1,20 +1,24 @@
-"""Flutter's fallback fonts come from the table server (issue 18.5; companion/fallback_fonts.py):
-every slice of a Noto family Flutter asks for is redirected to the one whole font file on this
-machine; a family we do not have is a plain 404, never the app's page; the page points Flutter at
-our server, never at the font CDN."""
+"""Flutter's fallback fonts come from the table server (issues 18.5 and 31; companion/fallback_fonts.py):
+Flutter's table of fallback URLs is read from its client; every URL in it is answered 200 with a
+font – the glyphs of its own slice cut from a font on this machine, or an empty font (a 404 makes
+the CanvasKit build ask again at every layout); an emoji slice is that slice, not the 11 MB font;
+the page points Flutter at our server, never at the font CDN."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fontTools.ttLib import TTFont
 from starlette.testclient import TestClient
 
 from companion import fallback_fonts as F
 from companion.table.hub import Hub
 from companion.table.store import SQLiteStore
+from companion.web import web_dir
 from tests.web_client import app_client
 
 EMOJI = "assets/fonts/notocoloremoji/v32/Yq6P-KqIXTD0t4D9z1ESnKM3-HpFabsE4tq3luCC7p-aXxcn.{}.woff2"
@@ -57,25 +61,67 @@ def test_the_page_points_flutter_at_our_fonts(client: TestClient) -> None:
     assert "gstatic" not in html
 
 
-@pytest.mark.skipif("notocoloremoji" not in F.find_fonts(), reason="no Noto Color Emoji here (Debian: fonts-noto-color-emoji)")
-def test_every_emoji_slice_is_the_one_whole_font_of_this_machine(client: TestClient) -> None:
+def _slices() -> dict[str, tuple[str, tuple[tuple[int, int], ...]]]:
+    return F.flutter_slices((web_dir() / "main.dart.js").read_text("utf-8"))
+
+
+def test_flutter_table_of_fallback_urls_is_read_from_its_client() -> None:
+    slices = _slices()
+    assert len(slices) > 500  # 724 in Flet 1.0.5's client
+    assert all(F.asked_family("assets/fonts/" + u) for u in slices)
+    name, ranges = slices[EMOJI.format(7).removeprefix("assets/fonts/")]
+    assert name == "Noto Color Emoji 7" and 0x1F984 in F.code_points(ranges)  # 🦄
+    assert 0x1F984 not in F.code_points(slices[EMOJI.format(2).removeprefix("assets/fonts/")][1])
+    symbols = [r for u, (n, r) in slices.items() if n == "Noto Sans Symbols"]
+    assert len(symbols) == 1 and ord("ë") in F.code_points(symbols[0])  # why "Zoë" asked for it
+    assert F.flutter_slices("no table here") == {}
+
+
+def test_every_url_flutter_may_ask_for_is_a_font_even_with_no_font_here() -> None:
+    """With nothing to cut from, each of Flutter's URLs still gets a valid (empty) font."""
+    fonts = F.FallbackFonts(web_dir() / "main.dart.js", None, {})
+    for url in _slices():
+        body = fonts.answer("assets/fonts/" + url)
+        assert body is not None
+        with TTFont(io.BytesIO(body)) as f:
+            assert not f.getBestCmap()
+
+
+def test_a_slice_is_cut_from_the_font_covering_most_of_it(tmp_path: Path) -> None:
+    emoji = F.OWN_DIR / "NotoColorEmoji.ttf"
+    roboto = web_dir() / "assets" / "fonts" / "roboto.woff2"
+    fonts = F.FallbackFonts(web_dir() / "main.dart.js", tmp_path, {"notocoloremoji": emoji}, [roboto])
+    symbols = next(u for u, (n, _) in _slices().items() if n == "Noto Sans Symbols")
+    body = fonts.answer("assets/fonts/" + symbols)  # nothing of Noto Sans Symbols here: Roboto's part of it
+    assert body is not None
+    with TTFont(io.BytesIO(body)) as f:
+        cmap = f.getBestCmap()
+        assert ord("ë") in cmap and ord("ë") not in F.code_points([(0x20AD, 0x10FFFF)])
+    with TTFont(str(roboto)) as f:
+        assert len(cmap) < len(f.getBestCmap())  # a part of Roboto, not all of it
+    assert [p.suffix for p in (tmp_path / "fallback-fonts").iterdir()] == [".woff2" if F.has_brotli() else ".ttf"]
+    assert fonts.answer("assets/fonts/" + symbols) == body  # from the cache folder
+    assert fonts.answer("assets/fonts/notocoloremoji/v99/AbCdEfGhIjKlMnOp.0.woff2") is None  # not Flutter's: whole
+
+
+def test_an_emoji_slice_is_that_slice_only(client: TestClient) -> None:
     v = _version(client)
-    targets = set()
-    for part in (0, 4, 7):
-        r = client.get(f"/v/{v}/" + EMOJI.format(part), follow_redirects=False)
-        assert r.status_code == 302
-        assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
-        targets.add(r.headers["location"])
-    assert targets == {f"/v/{v}/fallback/NotoColorEmoji.ttf"}
-    r = client.get(targets.pop())
-    assert r.status_code == 200 and r.headers["content-type"] == "font/ttf"
+    r = client.get(f"/v/{v}/" + EMOJI.format(7), follow_redirects=False)
+    assert r.status_code == 200
+    assert r.headers["content-type"] == ("font/woff2" if F.has_brotli() else "font/ttf")
     assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
-    assert r.content == F.find_fonts()["notocoloremoji"].read_bytes()[:len(r.content)]
-    assert len(r.content) == F.find_fonts()["notocoloremoji"].stat().st_size
+    assert len(r.content) < 1_000_000  # the whole font: 10.98 MB
+    with TTFont(io.BytesIO(r.content)) as f:
+        cmap = f.getBestCmap()
+        assert 0x1F984 in cmap and 0x1F600 not in cmap  # 🦄 (slice 7), not 😀 (another slice)
+        assert "CBDT" in f  # the colour bitmaps
 
 
-def test_a_family_we_do_not_have_is_a_plain_404(client: TestClient) -> None:
+def test_a_family_we_do_not_have_is_an_empty_font_never_a_404(client: TestClient) -> None:
     v = _version(client)
-    r = client.get(f"/v/{v}/assets/fonts/notosansklingon/v9/AbCdEfGhIjKlMnOp.woff2", follow_redirects=False)
-    assert r.status_code == 404 and r.content == b""
-    assert r.headers["cache-control"] == "no-cache"
+    for url in (f"/v/{v}/assets/fonts/notosansklingon/v9/AbCdEfGhIjKlMnOp.woff2",
+                f"/v/{v}/assets/fonts/notosanssc/v36/k3kCo84MPvpLmixcA63oeAL7Iqp5IZJF9bmaG9_FnYxNbPzS5HE.1.woff2"):
+        r = client.get(url, follow_redirects=False)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("font/")
+        with TTFont(io.BytesIO(r.content)) as f:
+            assert "cmap" in f
