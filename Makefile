@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 ARGS   ?=
 
-.PHONY: run test lint bench soak print clean
+.PHONY: run test screenshots lint bench soak print clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,21 +22,30 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/companion $(ARGS)
 
-## make test: set up, then run every test (rules, table, printing, browser tests in headless Chromium)
+## make test: set up, then run every test (rules, table, printing, browser tests in headless Chromium);
+## writes nothing into the tree (screenshots go to pytest's scratch folder)
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check companion tests
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+## make screenshots: the documentation's pictures, docs/screenshots/*.png, from the browser tests that
+## take them (marker "screenshots"); look at them (git diff) before committing
+screenshots: $(VENV)/.installed-test
+	COMPANION_SCREENSHOTS=$(CURDIR)/docs/screenshots $(BIN)/python -m pytest -m screenshots tests/browser $(PYTEST_ARGS)
+
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check companion tests
 
-## make bench: every benchmark of docs/BENCHMARKS.md (about 15 minutes; figures also in benchmarks/results/*.json)
+## make bench: every benchmark of docs/BENCHMARKS.md (about 15 minutes; raw figures in /tmp/companion-bench/*.json,
+## or BENCH_OUT=benchmarks/results to keep them with the committed ones)
+BENCH_OUT ?=
 bench: $(VENV)/.installed-test
-	$(BIN)/python -m benchmarks.phone_join $(BENCH_ARGS)
-	$(BIN)/python -m benchmarks.fanout
-	$(BIN)/python -m benchmarks.capacity
-	$(BIN)/python -m benchmarks.restart
-	$(BIN)/python -m benchmarks.printing
+	export COMPANION_BENCH_OUT="$(BENCH_OUT)"; \
+	$(BIN)/python -m benchmarks.phone_join $(BENCH_ARGS) && \
+	$(BIN)/python -m benchmarks.fanout && \
+	$(BIN)/python -m benchmarks.capacity && \
+	$(BIN)/python -m benchmarks.restart && \
+	$(BIN)/python -m benchmarks.printing && \
 	$(BIN)/python -m benchmarks.history
 
 ## make soak: 50 tables x 6 simulated phones, 20,000 actions (docs/RELIABILITY.md)

@@ -7,12 +7,15 @@ import os
 import platform
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = Path(os.environ.get("COMPANION_BENCH_OUT", str(ROOT / "benchmarks" / "results")))
+# Raw figures (JSON) go outside the tree unless asked: COMPANION_BENCH_OUT=benchmarks/results (make bench
+# BENCH_OUT=benchmarks/results) keeps a run's figures with the committed ones.
+RESULTS = Path(os.environ.get("COMPANION_BENCH_OUT") or Path(tempfile.gettempdir()) / "companion-bench")
 
 
 def machine() -> dict[str, Any]:

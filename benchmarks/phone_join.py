@@ -444,7 +444,7 @@ def main() -> None:
     ap.add_argument("--no-reload", action="store_true",
                     help="skip the reload in the same tab measured after each return visit")
     ap.add_argument("--data-dir", default=None, help="keeps the compressed copies between runs")
-    ap.add_argument("--out", default="phone_join", help="name of the raw figures file in benchmarks/results/")
+    ap.add_argument("--out", default="phone_join", help="name of the raw figures file (benchmarks/common.py RESULTS: $COMPANION_BENCH_OUT, else a temp folder)")
     args = ap.parse_args()
     header(f"(a) phone join, {args.mbit:g} Mbit/s + {args.latency:g} ms, median of {args.repeat}")
     res = asyncio.run(run(args))

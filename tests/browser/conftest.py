@@ -12,13 +12,17 @@ import pytest_asyncio
 
 from tests.browser.helpers import CHROMIUM_ARGS, ServerProcess, chromium_path
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# The documentation's pictures (docs/screenshots/) are made by `make screenshots`, which sets this to
+# that folder; an ordinary test run writes its screenshots to a scratch folder and leaves the tree clean.
+SHOTS_ENV = "COMPANION_SCREENSHOTS"
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     for item in items:
         if "tests/browser" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+            if "shots" in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.screenshots)
 
 
 @pytest.fixture(scope="session")
@@ -95,10 +99,14 @@ def server(tmp_path: Path) -> Any:
         s.stop()
 
 
-@pytest.fixture
-def shots() -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    return SHOTS
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where a browser test saves its screenshots: $COMPANION_SCREENSHOTS (`make screenshots`:
+    docs/screenshots/), else a scratch folder of this run (pytest's basetemp)."""
+    raw = os.environ.get(SHOTS_ENV, "").strip()
+    out = Path(raw) if raw else tmp_path_factory.mktemp("screenshots")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
 
 
 @pytest_asyncio.fixture
