@@ -61,7 +61,7 @@ def game_jobs(game: str, deck: str | None = None, guide: bool | None = None, **l
     for item in select_items(game, deck, rest["mod_deck"], rest["areas"], rest["lang"]):
         start = len(jobs)
         if isinstance(item, D.Board):
-            jobs += board_jobs(item, opts)
+            jobs += board_jobs(item, opts, ink_saver=bool(rest["ink_saver"]))
             pieces = sum(1 for j in jobs[start:] if j.kind == "board")
             parts.append(("board", pieces, item.title, start, len(jobs) - 1))
             has_board = True

@@ -31,7 +31,7 @@ BOARDS: dict[str, tuple[Renderer, SizeMM]] = {}
 
 def board_renderer(name: str, size_mm: SizeMM) -> Callable[[Renderer], Renderer]:
     """Register a game's board: `fn(params, dpi) -> image` and `size_mm(params) -> (w, h)`; a
-    Board names it in its params ("renderer"). The games' boards live in their folders
+    Board names it in its params ("renderer"); params["saver"] asks for the ink saver. The games' boards live in their folders
     (companion/games/<id>/printing.py), imported on first use."""
     def wrap(fn: Renderer) -> Renderer:
         BOARDS[name] = (fn, size_mm)
@@ -167,9 +167,10 @@ def _hatch(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fill: object,
 dashed_line = _dashed  # (for the games' boards)
 
 
-def board_image(params: dict[str, Any], dpi: int) -> Image.Image:
-    """The whole board, drawn by its game's renderer."""
-    return _board(params)[0](params, dpi)
+def board_image(params: dict[str, Any], dpi: int, saver: bool = False) -> Image.Image:
+    """The whole board, drawn by its game's renderer; `saver`: its ink-saving variant (the renderer
+    finds it in params as "saver": light tints and outlines instead of full colour)."""
+    return _board(params)[0]({**params, "saver": True} if saver else params, dpi)
 
 
 def board_size_mm(params: dict[str, Any]) -> tuple[float, float]:

@@ -135,7 +135,7 @@ def back_pattern(c: Canvas, colour: tuple[int, int, int], title: str, subtitle: 
 
     c.draw.rectangle(c.full, fill=WHITE)
     panel = c.inset(BACK_EDGE_MM)
-    field = Canvas(c.w, c.h, c.b, c.dpi, background=mix(colour, WHITE, 0.82) if c.saver else colour)
+    field = Canvas(c.w, c.h, c.b, c.dpi, background=mix(colour, WHITE, 0.86) if c.saver else colour)
     if not c.saver:
         art.stripes(field, mix(colour, INK if sum(colour) > 300 else WHITE, 0.07), step_mm=9, width_mm=4)
     mask = Image.new("L", c.img.size, 0)
@@ -154,10 +154,11 @@ def back_pattern(c: Canvas, colour: tuple[int, int, int], title: str, subtitle: 
         shape_badge(c, shape, inner[2] - h, inner[1] + h, size)
     r = int(min(c.w, c.h) * 0.32)
     cx, cy = c.cx, c.b + int(c.h * 0.42)
-    c.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PAPER, outline=mix(colour, INK, 0.4), width=max(2, c.u(0.6)))
+    c.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE if c.saver else PAPER, outline=mix(colour, INK, 0.4),
+                   width=max(2, c.u(0.6)))
     if icon:
         ir = int(r * 0.62)
-        icon(c.draw, (cx - ir, cy - ir, cx + ir, cy + ir), colour, INK)
+        icon(c.draw, (cx - ir, cy - ir, cx + ir, cy + ir), mix(colour, WHITE, 0.6) if c.saver else colour, INK)
     ink = mix(colour, INK, 0.55) if c.saver else text_on(colour)
     band_top = cy + r + c.u(2.5)
     fit_text(c.draw, (inner[0] + c.u(2), band_top, inner[2] - c.u(2), band_top + c.u(8.5)), title,
@@ -219,11 +220,12 @@ def marker_token(c: Canvas, label: str, caption: str, colour: str, name: str | N
     """A round marker: the colour to the bleed, a light disc, a big label, its caption and – for a
     player's piece – the colour's shape code. `caption` is a catalog key ("" for none)."""
     col = rgb(colour)
-    c.draw.rectangle(c.full, fill=mix(col, WHITE, 0.75) if c.saver else col)
+    c.draw.rectangle(c.full, fill=mix(col, WHITE, 0.82) if c.saver else col)
     r = c.w / 2
     cx, cy = c.cx, c.cy
     inner = r * 0.8
-    c.draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), fill=PAPER, outline=mix(col, INK, 0.4),
+    c.draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), fill=WHITE if c.saver else PAPER,
+                   outline=mix(col, INK, 0.4),
                    width=max(2, c.u(0.4)))
     top = cy - inner * 0.75
     if name:
@@ -232,7 +234,8 @@ def marker_token(c: Canvas, label: str, caption: str, colour: str, name: str | N
     text = t(lang, caption) if caption else ""
     glyph_bottom = cy + inner * (0.35 if text else 0.6)
     big_glyph(c.draw, (int(cx - inner * 0.6), int(top), int(cx + inner * 0.6), int(glyph_bottom)), label,
-              kind="serif", fill=mix(col, INK, 0.3), stroke=max(2, c.u(0.35)), stroke_fill=INK)
+              kind="serif", fill=mix(col, WHITE, 0.5) if c.saver else mix(col, INK, 0.3), stroke=max(2, c.u(0.35)),
+              stroke_fill=INK)
     if text:
         fit_text(c.draw, (int(cx - inner * 0.7), int(glyph_bottom + c.u(0.5)), int(cx + inner * 0.7),
                           int(cy + inner * 0.7)), text, kind="bold", max_size=c.u(2.6), fill=INK)

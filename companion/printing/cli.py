@@ -65,7 +65,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--optimize", action="store_true", help="smaller JPEG pages (about 15 %%), a bit slower")
     p.add_argument("--no-crop-marks", action="store_true")
     p.add_argument("--ink-saver", action="store_true",
-                   help="light tints and outlines instead of full-colour frames and backs (far less ink)")
+                   help="light tints and outlines instead of full-colour frames, backs, chips and track "
+                        "(about half the ink on every page)")
     p.add_argument("--workers", type=int, help="render processes (default: CPU count, max 4)")
     p.add_argument("-o", "--output", help="output PDF, a name ending in .pdf (default: GAME[-DECK]-PAPER.pdf)")
     p.add_argument("--force", action="store_true", help="replace the output file if it exists")

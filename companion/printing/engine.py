@@ -84,7 +84,7 @@ def paint(job: PageJob) -> Image.Image:
         _paint_cards(page, job)
     elif job.kind == "board":
         extra = dict(job.extra)
-        img = boards.board_image(dict(extra["params"]), job.dpi)
+        img = boards.board_image(dict(extra["params"]), job.dpi, job.ink_saver)
         boards.paint_tile(page, img, extra["tile"], job.dpi, extra["title"], extra.get("lang", "en"))
     elif job.kind == "registration":
         _paint_registration(page, job)
@@ -239,7 +239,7 @@ def _label_box(page: Page, layout: DeckLayout) -> tuple[int, int, int, int]:
     return x0, y0, min(x1, W - safe), y1
 
 
-def board_jobs(b: Board, opts: LayoutOptions) -> list[PageJob]:
+def board_jobs(b: Board, opts: LayoutOptions, ink_saver: bool = False) -> list[PageJob]:
     o = opts.normalised()
     params = dict(b.params)
     tiles = boards.tile_board(boards.board_size_mm(params), o.paper, o.orientation)
@@ -248,7 +248,7 @@ def board_jobs(b: Board, opts: LayoutOptions) -> list[PageJob]:
         pw, ph = paper_size(o.paper, t.orientation)
         px = (mm_to_px(pw, o.dpi), mm_to_px(ph, o.dpi))
         extra = (("params", b.params), ("tile", t), ("title", b.title), ("lang", b.lang))
-        jobs.append(PageJob("board", px, (pw, ph), o.dpi, extra=extra))
+        jobs.append(PageJob("board", px, (pw, ph), o.dpi, extra=extra, ink_saver=ink_saver))
         if o.backs in ("duplex-long", "duplex-short"):
             jobs.append(PageJob("blank", px, (pw, ph), o.dpi))  # keeps later sheets' sides right
     return jobs

@@ -174,11 +174,11 @@ def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int, lang: st
     text_top = strip[1] - c.u(7)
     r = min(c.u(24), (text_top - top - c.u(6)) // 2)
     cy = (top + text_top) // 2
-    c.draw.ellipse((c.cx - r, cy - r, c.cx + r, cy + r), fill=mix(col, PAPER, 0.82),
+    c.draw.ellipse((c.cx - r, cy - r, c.cx + r, cy + r), fill=WHITE if c.saver else mix(col, PAPER, 0.82),
                    outline=mix(col, PAPER, 0.5), width=max(2, c.u(0.5)))
     k = int(r * 0.72)
-    big_glyph(c.draw, (c.cx - k - c.u(2), cy - k, c.cx + k + c.u(2), cy + k), str(number), kind="serif", fill=col,
-              stroke=max(2, c.u(0.5)), stroke_fill=INK)
+    big_glyph(c.draw, (c.cx - k - c.u(2), cy - k, c.cx + k + c.u(2), cy + k), str(number), kind="serif",
+              fill=mix(col, WHITE, 0.6) if c.saver else col, stroke=max(2, c.u(0.5)), stroke_fill=INK)
     fit_text(c.draw, (strip[0], text_top, strip[2], strip[1] - c.u(1)),
              t(lang, "print.lutetia.plan_rule", number=number), kind="sans", max_size=c.u(2.6), fill=INK)
 
@@ -192,7 +192,7 @@ def lutetia_roman(c: Canvas, name: str, colour: str, lo: int, hi: int, lang: str
     strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
     track_cells(c, strip, lo, hi, col, None)
     icon_box = (c.b + c.u(14), top + c.u(5), c.b + c.w - c.u(14), top + c.u(37))
-    art.icon_helmet(c.draw, icon_box, mix(col, PAPER, 0.25), INK)
+    art.icon_helmet(c.draw, icon_box, mix(col, WHITE, 0.75) if c.saver else mix(col, PAPER, 0.25), INK)
     fit_text(c.draw, (c.b + c.u(5), icon_box[3] + c.u(1), c.b + c.w - c.u(5), icon_box[3] + c.u(10)),
              t(lang, "print.lutetia.roman_title", colour=colour_name(lang, name)), kind="serif", max_size=c.u(6.5),
              fill=col)
@@ -292,14 +292,16 @@ def track_geometry(space_mm: float) -> tuple[float, float, dict[int, tuple[int, 
 
 
 @lru_cache(maxsize=4)
-def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int, lang: str = "en") -> Image.Image:
+def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int, lang: str = "en",
+                 saver: bool = False) -> Image.Image:
+    """The track; `saver`: the ink saver (pale spaces, a light colour band, outlined numbers)."""
     s_mm = parse_length(space)
     w_mm, h_mm, cells = track_geometry(s_mm)
 
     def u(mm: float) -> int:
         return mm_to_px(mm, dpi)
 
-    img = Image.new("RGB", (u(w_mm), u(h_mm)), PAPER)
+    img = Image.new("RGB", (u(w_mm), u(h_mm)), WHITE if saver else PAPER)
     d = ImageDraw.Draw(img)
     d.rectangle((u(2), u(2), img.width - u(2), img.height - u(2)), outline=mix(PAPER, INK, 0.5), width=u(0.6))
     half = img.width // 2
@@ -308,13 +310,13 @@ def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int, lang:
     fit_text(d, (half + u(20), u(4), img.width - u(BOARD_BORDER_MM), u(3 + TITLE_MM - 2)),
              i18n.t(lang, "print.lutetia.track_virtual"), kind="bold", max_size=u(4.5), fill=INK, align="right")
     x0, y0 = BOARD_BORDER_MM, BOARD_BORDER_MM + TITLE_MM
-    lw = max(2, u(0.5))
+    lw = max(2, u(0.35 if saver else 0.5))
     # connectors between rows (behind the spaces)
     for n in range(1, 55):
         (c1, r1), (c2, r2) = cells[n], cells[n + 1]
         a = (u(x0 + (c1 + 0.5) * s_mm), u(y0 + (r1 + 0.5) * s_mm))
         b = (u(x0 + (c2 + 0.5) * s_mm), u(y0 + (r2 + 0.5) * s_mm))
-        d.line([a, b], fill=mix(PAPER, INK, 0.35), width=u(3))
+        d.line([a, b], fill=mix(PAPER, INK, 0.15 if saver else 0.35), width=u(1.5 if saver else 3))
     for n, (col, row) in cells.items():
         virtual = n > 50
         name, colour = areas[min(4, (n - 1) // 10)] if not virtual else ("virtual", "#9a9a9a")
@@ -326,20 +328,26 @@ def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int, lang:
             d.rounded_rectangle(box, radius=u(3), fill=WHITE)
             _dashed_rect(d, box, INK, lw, u(2.5))
         else:
-            d.rounded_rectangle(box, radius=u(3), fill=mix(c, PAPER, 0.72), outline=INK, width=lw)
-            d.rounded_rectangle((box[0], box[1], box[2], box[1] + u(5)), radius=u(3), fill=c)
-            d.rectangle((box[0], box[1] + u(3), box[2], box[1] + u(5)), fill=c)
+            band = mix(c, WHITE, 0.65) if saver else c
+            d.rounded_rectangle(box, radius=u(3), fill=WHITE if saver else mix(c, PAPER, 0.72), outline=INK,
+                                width=lw)
+            d.rounded_rectangle((box[0], box[1], box[2], box[1] + u(5)), radius=u(3), fill=band)
+            d.rectangle((box[0], box[1] + u(3), box[2], box[1] + u(5)), fill=band)
             d.rounded_rectangle(box, radius=u(3), outline=INK, width=lw)
             # the area's shape code (colour-blind safe), in the colour band and big in the corner
             h = u(4.6) // 2
             art.colour_shape(d, (box[2] - u(1.5) - 2 * h, box[1] + u(0.2), box[2] - u(1.5), box[1] + u(0.2) + 2 * h),
                              name, fill=WHITE, outline=INK, width=max(2, u(0.35)))
         ink = mix(c, INK, 0.55) if not virtual else mix(PAPER, INK, 0.6)
-        big_glyph(d, (box[0] + u(3), box[1] + u(7), box[2] - u(3), box[3] - u(4)), str(n), kind="serif",
-                  fill=ink)
+        if saver:  # the number outlined in the area's dark tone
+            big_glyph(d, (box[0] + u(3), box[1] + u(7), box[2] - u(3), box[3] - u(4)), str(n), kind="serif",
+                      fill=WHITE, stroke=max(2, u(0.45)), stroke_fill=ink)
+        else:
+            big_glyph(d, (box[0] + u(3), box[1] + u(7), box[2] - u(3), box[3] - u(4)), str(n), kind="serif",
+                      fill=ink)
         if n % 10 == 1 and not virtual:
             fit_text(d, (box[0] + u(1), box[1] + u(0.5), box[2] - u(1), box[1] + u(4.5)),
-                     f"{n}–{n + 9}", kind="bold", max_size=u(3.2), fill=art.text_on(c))
+                     f"{n}–{n + 9}", kind="bold", max_size=u(3.2), fill=mix(c, INK, 0.6) if saver else art.text_on(c))
     # the start space marker ("before 1")
     sx, sy = u(x0) - u(BOARD_BORDER_MM * 0.8), u(y0 + s_mm / 2)
     d.polygon([(sx, sy - u(4)), (sx + u(6), sy), (sx, sy + u(4))], fill=INK)
@@ -360,7 +368,8 @@ def track_size_mm(params: dict[str, Any]) -> tuple[float, float]:
 @board_renderer("lutetia.track", track_size_mm)
 def track_image(params: dict[str, Any], dpi: int) -> Image.Image:
     areas = tuple(tuple(a) for a in params["areas"])
-    return render_track(areas, params["space"], dpi, params.get("lang", "en"))  # type: ignore[arg-type]
+    return render_track(areas, params["space"], dpi, params.get("lang", "en"),  # type: ignore[arg-type]
+                        bool(params.get("saver")))
 
 
 def items(lang: str = "en", mod_deck: Any = None, areas: str | None = None, **_: Any) -> list[Deck | Board]:

@@ -61,11 +61,16 @@ def quovadis_pieces(lang: str = "en") -> Deck:
 @renderer("quovadis.laurel")
 def quovadis_laurel(c: Canvas, value: int, caesar: bool, colour: str, lang: str = "en") -> None:
     col = rgb(colour)
-    c.draw.rectangle(c.full, fill=col)
+    gold = rgb("#f2d16b")
+    if c.saver:  # a pale tint of the value's colour, the laurel drawn in the colour itself
+        c.draw.rectangle(c.full, fill=mix(col, WHITE, 0.86))
+        leaf = mix(gold, INK, 0.35) if caesar else col
+        gold = mix(gold, INK, 0.45)
+    else:
+        c.draw.rectangle(c.full, fill=col)
+        leaf = gold if caesar else mix(col, WHITE, 0.6)
     r = c.w / 2
     cx, cy = c.cx, c.cy
-    gold = rgb("#f2d16b")
-    leaf = gold if caesar else mix(col, WHITE, 0.6)
     c.draw.ellipse((cx - r * 0.93, cy - r * 0.93, cx + r * 0.93, cy + r * 0.93), outline=leaf, width=max(1, c.u(0.3)))
     art.laurel(c.draw, cx, cy, r * 0.72, leaf, leaves=7, gap_deg=80)
     if caesar:
@@ -81,13 +86,13 @@ def quovadis_laurel(c: Canvas, value: int, caesar: bool, colour: str, lang: str 
 @renderer("quovadis.laurel_back")
 def quovadis_laurel_back(c: Canvas) -> None:
     col = rgb("#2f5d3a")
-    c.draw.rectangle(c.full, fill=col)
+    c.draw.rectangle(c.full, fill=mix(col, WHITE, 0.85) if c.saver else col)  # ink saver: a pale green, dark leaves
     r = c.w / 2
-    leaf = mix(col, WHITE, 0.5)
+    leaf = mix(col, WHITE, 0.2) if c.saver else mix(col, WHITE, 0.5)
     c.draw.ellipse((c.cx - r * 0.93, c.cy - r * 0.93, c.cx + r * 0.93, c.cy + r * 0.93), outline=leaf,
                    width=max(1, c.u(0.3)))
     art.laurel(c.draw, c.cx, c.cy, r * 0.72, leaf, leaves=7, gap_deg=80)
-    art.laurel(c.draw, c.cx, c.cy, r * 0.36, mix(col, WHITE, 0.35), leaves=4, gap_deg=90)
+    art.laurel(c.draw, c.cx, c.cy, r * 0.36, mix(col, WHITE, 0.45 if c.saver else 0.35), leaves=4, gap_deg=90)
 
 
 def items(lang: str = "en", **_: Any) -> list[Deck | Board]:
