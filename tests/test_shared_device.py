@@ -187,3 +187,54 @@ async def test_the_shared_device_follows_a_rematch_with_its_token() -> None:
     assert scr.table is new and scr.role == "shared" and new.is_device(scr.token)
     assert c.prefs[f"shared:{new.code}"] == dev and "Pass to Ann" in _shown(c)
     c.close()
+
+
+async def test_a_pin_is_asked_for_on_the_cover_and_a_wrong_one_opens_nothing() -> None:
+    hub = Hub(MemoryStore())
+    t, dev, _ = _table(hub)
+    c = await _device(Server(hub, "http://x"), t, dev)
+    scr = c.screen
+    S.uncover(scr, 1, S.state(scr).gen)  # Bob: no PIN yet, he sets one behind the cover
+    drawn = scr.build()
+    fields = U.fields(drawn)
+    assert "New PIN (4 digits)" in fields
+    fields["New PIN (4 digits)"].value = "2468"
+    await U.buttons(drawn)["Set PIN"].on_click(None)
+    assert t.has_pin(1) and "New PIN (4 digits)" not in U.fields(scr.build())
+    S.cover(scr)
+    S.uncover(scr, 1, S.state(scr).gen)  # a tap on Bob: the cover asks for his PIN
+    assert S.state(scr).seat is None
+    shown = _shown(c)
+    assert "Bob's PIN" in U.fields(scr.build()) and "Bob's screen" not in shown
+    gen = S.state(scr).gen
+    assert not await S.try_pin(scr, 1, gen, "1111")
+    shown = _shown(c)
+    assert "Wrong PIN: nothing opened." in shown and "Bob's screen" not in shown and S.state(scr).seat is None
+    assert not await S.try_pin(scr, 0, gen, "2468")  # the PIN is asked for Bob, not for Ann
+    assert await S.try_pin(scr, 1, gen, "2468")
+    assert S.state(scr).seat == 1 and "Bob's screen" in _shown(c)
+    c.close()
+
+
+async def test_the_host_resets_a_pin_from_the_seat_list_with_a_confirmation() -> None:
+    hub = Hub(MemoryStore())
+    t, dev, _ = _table(hub)
+    t.request_sync(dev, {"op": "set_pin", "seat": 0, "pin": "1234"})
+    reset = boot.CONN.set(boot.Conn("127.0.0.1", {}))
+    try:
+        host = await H.Client(Server(hub, "http://x"), f"/host/{t.code}",
+                              {f"host:{t.code}": t.host_token, "lang": "en"}).open(H.new_pubsub())
+    finally:
+        boot.CONN.reset(reset)
+    scr = host.screen
+    rows = [fn() for _, fn in scr.seat_section(True).rows]
+    tips = [b.tooltip for b in U.controls_of(rows) if isinstance(b, ft.IconButton)]
+    assert "Reset Ann's PIN" in tips and "Reset Bob's PIN" not in tips
+    button = [b for b in U.controls_of(rows) if isinstance(b, ft.IconButton) and b.tooltip == "Reset Ann's PIN"][0]
+    await button.on_click(None)
+    dlg = host.session.page._dialogs.controls[-1]
+    assert "Every screen will show that you reset it." in U.text(dlg.content) and t.has_pin(0)
+    await U.buttons(dlg.actions)["Reset the PIN"].on_click(None)
+    assert not t.has_pin(0)
+    assert "The host reset Ann's PIN." in U.texts(scr.host_moves_card())
+    host.close()

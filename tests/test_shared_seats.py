@@ -226,3 +226,69 @@ async def test_table_admin_moves_a_seat_to_the_shared_device_and_back_with_a_con
     assert t.shared_seats() == [] and t.free_seats() == [0, 1, 2, 3]
     assert "The host took Ann off the shared device: the seat is free for a phone." in U.texts(scr.host_moves_card())
     c.close()
+
+
+# ---------------------------------------------------------------- a shared seat's PIN (step 3)
+
+def test_a_pin_is_set_once_by_the_device_stored_hashed_checked_and_reset_by_the_host():
+    store = MemoryStore()
+    hub = Hub(store)
+    t = table(hub)
+    h = t.host_token
+    t.request_sync(h, {"op": "share", "seat": 0, "shared": True})
+    dev = t.request_sync(h, {"op": "device"})["token"]
+    b = t.request_sync(None, {"op": "join", "seat": 1})["token"]
+    t.request_sync(h, {"op": "start"})
+    assert t.check_pin(0, "") and not t.has_pin(0)  # no PIN: a tap opens the seat
+    for bad in ("123", "12345", "abcd", 1234, None):
+        assert refused(t, dev, {"op": "set_pin", "seat": 0, "pin": bad}) == "tbl.err.pin_digits"
+    assert refused(t, b, {"op": "set_pin", "seat": 0, "pin": "1234"}) == "err.unknown_action"  # a phone
+    assert refused(t, dev, {"op": "set_pin", "seat": 1, "pin": "1234"}) == "tbl.err.not_shared_seat"
+    t.request_sync(dev, {"op": "set_pin", "seat": 0, "pin": "2580"})
+    entry = store.entries(t.code)[-1]
+    assert entry["k"] == "pin" and "2580" not in str(entry) and len(entry["pin"]) == 16 + 1 + 64  # hashed
+    assert t.has_pin(0) and t.public_seats()[0].get("pin") is True
+    assert refused(t, dev, {"op": "set_pin", "seat": 0, "pin": "1111"}) == "tbl.err.pin_set"
+    assert not t.check_pin(0, "1111") and t.check_pin(0, "2580")
+    again = Table.load(store, t.code)
+    assert again.check_pin(0, "2580") and not again.check_pin(0, "0000")
+    assert refused(t, dev, {"op": "reset_pin", "seat": 0}) == "err.host_only"
+    t.request_sync(h, {"op": "reset_pin", "seat": 0})
+    assert not t.has_pin(0) and t.check_pin(0, "")
+    assert t.host_moves[-1] == {"op": "pin_reset", "name": "Ann"}  # every screen says so
+    assert refused(t, h, {"op": "reset_pin", "seat": 0}) == "tbl.err.no_pin"
+    # a forged pin entry (not a hash) never gets into the log
+    with pytest.raises(RuleError):
+        t.submit_sync({"k": "pin", "seat": 0, "pin": "2580"})
+
+
+def test_wrong_pins_in_a_row_make_the_device_wait():
+    t = table()
+    h = t.host_token
+    t.request_sync(h, {"op": "share", "seat": 2, "shared": True})
+    dev = t.request_sync(h, {"op": "device"})["token"]
+    t.request_sync(dev, {"op": "set_pin", "seat": 2, "pin": "4711"})
+    for i in range(5):
+        assert not t.check_pin(2, f"000{i}", now=100.0 + i)
+    with pytest.raises(RuleError) as e:
+        t.check_pin(2, "4711", now=106.0)  # even the right one, for now
+    assert e.value.key == "tbl.err.pin_wait" and e.value.params["seconds"] == 24
+    assert t.check_pin(2, "4711", now=131.0)  # 30 s after the first wrong try
+
+
+def test_giving_a_seat_back_drops_its_pin_and_a_rematch_keeps_it():
+    hub = Hub(MemoryStore())
+    t = table(hub)
+    h = t.host_token
+    for s in (0, 1):
+        t.request_sync(h, {"op": "share", "seat": s, "shared": True})
+    dev = t.request_sync(h, {"op": "device"})["token"]
+    t.request_sync(dev, {"op": "set_pin", "seat": 0, "pin": "1357"})
+    t.request_sync(dev, {"op": "set_pin", "seat": 1, "pin": "2468"})
+    t.request_sync(h, {"op": "share", "seat": 1, "shared": False})
+    t.request_sync(h, {"op": "share", "seat": 1, "shared": True})
+    assert not t.has_pin(1)
+    t.request_sync(h, {"op": "start"})
+    t.request_sync(h, {"op": "end"})
+    new = hub.rematch(t.code)
+    assert new.check_pin(0, "1357") and not new.check_pin(0, "2468") and not new.has_pin(1)

@@ -134,6 +134,13 @@ QUOVADIS = {
 GAMES = {"lutece": LUTECE, "lutetia": LUTETIA, "quovadis": QUOVADIS, "sealed_vote": {}}  # --forms tools.plural_forms:GAMES.<id>
 
 # companion/i18n/locale/<lang>/LC_MESSAGES/history.po (companion/history.py's counts)
+CORE.update({  # pass-and-play (issue 29): companion/i18n/locale/*/LC_MESSAGES/shared.po
+    "tbl.err.pin_wait": ("seconds", {
+        "en": "Too many wrong PINs: nothing opened. Wait {seconds} second.",
+        "de": "Zu viele falsche PINs: Nichts wurde geöffnet. Warte {seconds} Sekunde.",
+        "fr": "Trop de codes PIN erronés : rien n’a été ouvert. Attendez {seconds} seconde."}),
+})
+
 HISTORY = {
     "hist.imported": ("n", {
         "en": '{n} game imported ({dup} already there).',

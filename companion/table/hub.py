@@ -207,6 +207,9 @@ class Hub:
                 new.submit_sync({"k": "join", "seat": i, "token": s["token"], "name": s["name"]})
         if old.device_token:  # the shared device (pass-and-play) follows with its token
             new.submit_sync({"k": "device", "token": old.device_token})
+        for i, s in enumerate(old.seats):  # the shared seats' PINs too (the same players)
+            if s["shared"] and s["pin"]:
+                new.submit_sync({"k": "pin", "seat": i, "pin": s["pin"]})
         for token, name in old.spectators.items():
             new.submit_sync({"k": "spectate", "token": token, "name": name})
         if start:

@@ -18,6 +18,8 @@ Entries (key "k"):
                                          (true: a phone on it loses it) or gives it back (false: free)
     device  {token}                      host opens the shared device: its token (a new one replaces
                                          the last: the device that held it loses the shared seats)
+    pin     {seat, pin}                  a shared seat's PIN, hashed ("salt$sha256-pbkdf2" hex), set by
+                                         its player on the shared device; pin None: the host reset it
     start   {}
     act     {seat, action}               a game action (seat None = host)
     undo    {reveal?}                    drops the last effective game action; with reveal "clear"
@@ -41,9 +43,12 @@ transaction (Store.append_history), the undo that reopens it removes it again.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import json
+import re
 import secrets
+import time
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -52,6 +57,16 @@ from companion.games import get as get_game
 from companion.games import spec as game_spec
 from companion.games.base import RuleError, resolve_options
 from companion.table.store import Store
+
+PIN_ROUNDS = 20_000  # PBKDF2 rounds of a shared seat's PIN (a 4-digit PIN: hashed at rest, not strong)
+PIN_TRIES = 5  # wrong PINs in a row for one seat ...
+PIN_WAIT = 30.0  # ... then this many seconds before the next try
+
+
+def hash_pin(pin: str, salt: str | None = None) -> str:
+    salt = salt or secrets.token_hex(8)
+    return salt + "$" + hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), PIN_ROUNDS).hex()
+
 
 COLOURS = ["#d32f2f", "#1976d2", "#388e3c", "#f9a825", "#7b1fa2", "#f57c00", "#00838f", "#5d4037"]
 MAX_NAME = 24
@@ -93,6 +108,7 @@ class Table:
         self.seed = 0
         self._host = ""
         self._device = ""  # the shared device's token (pass-and-play), "" until the host opens one
+        self._pin_fails: dict[int, list[float]] = {}  # seat -> times of its wrong PINs in a row (not logged)
         self.seats: list[dict[str, Any]] = []  # {name, colour, token|None, shared: bool}
         self._given_names: list[str] = []  # the seats' names as the host set them up (a seat given back gets its own)
         self.spectators: dict[str, str] = {}  # token -> name
@@ -167,6 +183,30 @@ class Table:
     @property
     def device_token(self) -> str:
         return self._device
+
+    def has_pin(self, seat: int) -> bool:
+        return 0 <= seat < len(self.seats) and bool(self.seats[seat].get("pin"))
+
+    def check_pin(self, seat: int, pin: Any, now: float | None = None) -> bool:
+        """Whether `pin` opens shared seat `seat` (True for a seat without a PIN). Raises RuleError
+        tbl.err.pin_wait after PIN_TRIES wrong PINs in a row, for PIN_WAIT seconds. Slow on purpose
+        (PBKDF2): call it off the event loop."""
+        if not isinstance(seat, int) or seat not in self.shared_seats():
+            raise RuleError("tbl.err.not_shared_seat")
+        stored = self.seats[seat].get("pin")
+        if not stored:
+            return True
+        now = time.monotonic() if now is None else now
+        fails = [f for f in self._pin_fails.get(seat, []) if now - f < PIN_WAIT]
+        if len(fails) >= PIN_TRIES:
+            raise RuleError("tbl.err.pin_wait", seconds=max(1, int(PIN_WAIT - (now - fails[0]) + 0.999)))
+        ok = isinstance(pin, str) and re.fullmatch(r"\d{4}", pin) is not None \
+            and hmac.compare_digest(hash_pin(pin, stored.split("$")[0]), stored)
+        if ok:
+            self._pin_fails.pop(seat, None)
+        else:
+            self._pin_fails[seat] = [*fails, now]
+        return ok
 
     def seat_of(self, token: Any) -> int | None:
         if not isinstance(token, str) or not token:
@@ -320,7 +360,7 @@ class Table:
                 self.seed = e["seed"]
                 self._host = e["host"]
                 self.seats = [{"name": s["name"], "colour": s["colour"], "token": None,
-                               "shared": s.get("shared") is True} for s in e["seats"]]
+                               "shared": s.get("shared") is True, "pin": None} for s in e["seats"]]
                 self._given_names = [s["name"] for s in e["seats"]]
             return commit
         if k == "next":
@@ -411,6 +451,7 @@ class Table:
                 sa["token"], sb["token"] = sb["token"], sa["token"]
                 sa["name"], sb["name"] = sb["name"], sa["name"]
                 sa["shared"], sb["shared"] = sb["shared"], sa["shared"]
+                sa["pin"], sb["pin"] = sb["pin"], sa["pin"]
                 pa, pb = self.presence.get(a, 0), self.presence.get(b, 0)
                 self.presence[a], self.presence[b] = pb, pa
             return commit
@@ -429,9 +470,28 @@ class Table:
                 if self.phase == "playing":
                     self.host_moves.append({"op": "share" if shared else "unshare", "name": s["name"]})
                 s["shared"] = shared
+                s["pin"] = None  # (a PIN is a shared seat's only)
                 s["token"] = None  # a phone on it loses it; given back, it is free for a phone
                 self.presence.pop(seat, None)
             return share
+        if k == "pin":
+            seat, pin = e.get("seat"), e.get("pin")
+            if not isinstance(seat, int) or not 0 <= seat < len(self.seats) or not self.seats[seat]["shared"]:
+                raise RuleError("tbl.err.not_shared_seat")
+            if pin is None:
+                if not self.seats[seat]["pin"]:
+                    raise RuleError("tbl.err.no_pin", name=self.seats[seat]["name"])
+            elif not (isinstance(pin, str) and re.fullmatch(r"[0-9a-f]{16}\$[0-9a-f]{64}", pin)):
+                raise RuleError("err.unknown_action")
+            elif self.seats[seat]["pin"]:
+                raise RuleError("tbl.err.pin_set", name=self.seats[seat]["name"])
+
+            def set_pin() -> None:
+                if pin is None and self.phase == "playing":
+                    self.host_moves.append({"op": "pin_reset", "name": self.seats[seat]["name"]})
+                self.seats[seat]["pin"] = pin
+                self._pin_fails.pop(seat, None)
+            return set_pin
         if k == "device":
             token = e.get("token")
             if not isinstance(token, str) or len(token) < 16:
@@ -596,11 +656,11 @@ class Table:
         return "connected" if self.presence.get(seat) else "joined"
 
     def public_seats(self) -> list[dict[str, Any]]:
-        return [{"name": s["name"], "colour": s["colour"], "status": self.seat_status(i)}
-                for i, s in enumerate(self.seats)]
+        return [{"name": s["name"], "colour": s["colour"], "status": self.seat_status(i),
+                 **({"pin": True} if s.get("pin") else {})} for i, s in enumerate(self.seats)]
 
     # ---------- authorised requests: the only entry point for screens ----------
-    HOST_OPS = frozenset({"free", "swap", "seat", "share", "device", "start", "undo", "end", "host_act", "host_rename"})
+    HOST_OPS = frozenset({"free", "swap", "seat", "share", "device", "reset_pin", "start", "undo", "end", "host_act", "host_rename"})
 
     async def request(self, token: Any, op: dict[str, Any]) -> dict[str, Any]:
         """Check who asks (host token, seat token or nobody) and submit the matching entry.
@@ -633,6 +693,8 @@ class Table:
             if kind == "device":
                 tok = new_token()
                 return {"k": "device", "token": tok}, {"token": tok}
+            if kind == "reset_pin":
+                return {"k": "pin", "seat": op.get("seat"), "pin": None}, {}
             if kind == "share":
                 return {"k": "share", "seat": op.get("seat"), "shared": op.get("shared")}, {}
             if kind == "host_rename":
@@ -654,8 +716,15 @@ class Table:
             return {"k": "spectate", "token": tok, "name": op.get("name") or "?"}, {"token": tok}
         if self.is_device(token):  # the shared device: acts for a shared seat, nothing else
             seat = op.get("seat")
-            if kind != "act" or not isinstance(seat, int) or seat not in self.shared_seats():
+            if kind not in ("act", "set_pin") or not isinstance(seat, int) or seat not in self.shared_seats():
                 raise RuleError("tbl.err.not_shared_seat")
+            if kind == "set_pin":  # its player's PIN, the first time behind the cover
+                pin = op.get("pin")
+                if not isinstance(pin, str) or re.fullmatch(r"\d{4}", pin) is None:
+                    raise RuleError("tbl.err.pin_digits")
+                if self.seats[seat]["pin"]:
+                    raise RuleError("tbl.err.pin_set", name=self.seats[seat]["name"])
+                return {"k": "pin", "seat": seat, "pin": hash_pin(pin)}, {}
             return {"k": "act", "seat": seat, "action": op.get("action")}, {}
         seat = self.seat_of(token)
         if seat is None:

@@ -98,8 +98,8 @@ def test_fuzzed_payloads_through_the_table(game_id: str) -> None:
 def test_fuzzed_platform_ops(game_id: str) -> None:
     tables = [p for p, _ in samples(game_id)]
     ops = st.sampled_from(["join", "spectate", "rename", "free", "swap", "seat", "start", "undo", "end",
-                           "host_act", "host_rename", "share", "device", "act", "", "JOIN", "delete", "__class__"]) | junk
-    keys = st.sampled_from(["seat", "a", "b", "token", "name", "action", "op", "shared"])
+                           "host_act", "host_rename", "share", "device", "reset_pin", "set_pin", "act", "", "JOIN", "delete", "__class__"]) | junk
+    keys = st.sampled_from(["seat", "a", "b", "token", "name", "action", "op", "shared", "pin"])
 
     @settings(FUZZ, max_examples=80)
     @given(data=st.data())

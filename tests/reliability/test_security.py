@@ -41,7 +41,7 @@ def catalog_ok(key: str) -> None:
 HOST_OP_EXAMPLES = {
     "free": {"seat": 0}, "swap": {"a": 0, "b": 1}, "seat": {"seat": 0, "token": "x"}, "start": {},
     "undo": {}, "end": {}, "host_act": {"action": {"type": "reveal"}}, "host_rename": {"seat": 0, "name": "Eve"},
-    "share": {"seat": 0, "shared": True}, "device": {},
+    "share": {"seat": 0, "shared": True}, "device": {}, "reset_pin": {"seat": 0},
 }
 
 

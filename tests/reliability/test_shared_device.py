@@ -7,7 +7,8 @@ read for the seats' private strings – each seat's secret bid:
   after it was covered again) – and neither does the whole page sent again after a reload of
   the tab, even one made while a seat was uncovered;
 - a tap on another seat's cover button while a seat is open (a forged uncover) opens nothing;
-  an action replayed after "Done – cover" is refused and changes nothing.
+  an action replayed after "Done – cover" is refused and changes nothing;
+- a seat with a PIN: a wrong PIN says so and opens nothing (nothing private is sent).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ CODE = "KLMN"
 SECRET = {"Ann": 734519, "Bob": 615243, "Cy": 381727, "Di": 562913}
 
 
-def prepared(data: Path) -> tuple[str, dict[str, str]]:
+def prepared(data: Path, pin: str | None = None) -> tuple[str, dict[str, str]]:
     """The table before the server starts: (the device token, the phones' tokens). The phones have
     bid already (their secrets are in the state the server holds)."""
     store = SQLiteStore(data)
@@ -37,6 +38,8 @@ def prepared(data: Path) -> tuple[str, dict[str, str]]:
                      [{"name": "Ann", "shared": True}, {"name": "Bob", "shared": True}, {"name": "Cy"},
                       {"name": "Di"}], 5)
     dev = t.request_sync(t.host_token, {"op": "device"})["token"]
+    if pin:
+        t.request_sync(dev, {"op": "set_pin", "seat": 1, "pin": pin})  # Bob's
     phones = {n: t.request_sync(None, {"op": "join", "seat": i})["token"] for i, n in ((2, "Cy"), (3, "Di"))}
     t.request_sync(t.host_token, {"op": "start"})
     for n, tok in phones.items():
@@ -194,3 +197,33 @@ def RawClient_texts(frames: list[Any]) -> list[str]:  # noqa: N802
             out.append(x)
     walk(frames)
     return out
+
+
+async def test_a_wrong_pin_opens_nothing_and_sends_nothing_private(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    dev, _ = prepared(data, pin="2468")
+    srv = Server(data)
+    try:
+        c = RawClient(srv.base, f"/shared/{CODE}", prefs={f"shared:{CODE}": dev})
+        await c.open()
+        try:
+            assert await c.wait_for("Then: Bob")
+            await settle(c)
+            await c.event(control_id(c, "uncover:1"), "click")  # Bob's button: his PIN is asked for
+            assert await c.wait_for("Bob's PIN")
+            field = control_id(c, "pin:1")
+            for wrong in ("1111", "2467", "", "24681"):
+                await c.forge({"value": wrong}, field)
+                await c.event(field, "submit")
+                await settle(c)
+                assert any("Wrong PIN: nothing opened." in x for x in c.texts())
+            assert not any("Bob's screen" in x for x in c.texts())
+            assert secrets_in(c.frames, list(SECRET)) == []
+            await c.forge({"value": "2468"}, field)
+            await c.event(field, "submit")
+            assert await c.wait_for("Bob's screen")
+            assert secrets_in(c.frames, ["Ann", "Cy", "Di"]) == []
+        finally:
+            await c.close()
+    finally:
+        srv.stop()

@@ -114,7 +114,7 @@ def host_moves_card(scr: Screen) -> list[ft.Control]:
     def line(m: dict[str, Any]) -> str:
         if m["op"] == "swap":
             return scr.t("ui.moves.swap", a=m["a"], b=m["b"])
-        if m["op"] in ("share", "unshare"):  # (pass-and-play, issue 29)
+        if m["op"] in ("share", "unshare", "pin_reset"):  # (pass-and-play, issue 29)
             return scr.t(f"ui.moves.{m['op']}", name=m["name"])
         return scr.t("ui.moves.free", name=m["name"])
 

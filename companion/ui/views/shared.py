@@ -50,6 +50,8 @@ class Shared:
     had_turn: bool = False  # the uncovered seat had something to do when it was opened
     timer: asyncio.TimerHandle | None = None
     done: str | None = None  # the name of the seat covered last because it was done (public)
+    asking: int | None = None  # the seat whose PIN the cover asks for (still covered)
+    wrong: str | None = None  # what the last PIN try said (wrong, wait)
 
 
 def state(scr: Screen) -> Shared:
@@ -83,24 +85,35 @@ def cover(scr: Screen, done: str | None = None, redraw: bool = True) -> None:
     st.gen += 1
     st.had_turn = False
     st.done = done
+    st.asking = None
+    st.wrong = None
     if was is not None:
         scr.local = {}
     if redraw:
         scr.render(force=True)
 
 
-def uncover(scr: Screen, seat: int, gen: int) -> bool:
+def uncover(scr: Screen, seat: int, gen: int, pin_ok: bool = False) -> bool:
     """Open `seat`'s screen – only from the cover as drawn now (`gen`), for a shared seat, on the
-    table's device. Anything else (a replayed tap, a seat given back to a phone) opens nothing."""
+    table's device, and for a seat with a PIN only once the PIN was checked (`pin_ok`, by
+    `try_pin`). Anything else (a replayed tap, a seat given back to a phone) opens nothing."""
     t = scr.table
     st = state(scr)
     if (t is None or scr.role != "shared" or not t.is_device(scr.token) or st.seat is not None
             or gen != st.gen or seat not in t.shared_seats()):
         return False
+    if t.has_pin(seat) and not pin_ok:
+        st.asking = seat  # the cover asks for the PIN (nothing private yet)
+        st.wrong = None
+        st.gen += 1
+        scr.render(force=True)
+        return False
     st.seat = seat
     st.gen += 1
     st.had_turn = seat in to_do(t)
     st.done = None
+    st.asking = None
+    st.wrong = None
     scr.local = {}
     poke(scr)
     scr.render(force=True)
@@ -184,6 +197,28 @@ class DeviceContext(UiContext):
             self.busy = False
 
 
+async def try_pin(scr: Screen, seat: int, gen: int, pin: Any) -> bool:
+    """The PIN typed on the cover for `seat`: checked on the server (hashed, slow on purpose, off
+    the event loop); right: the seat opens; wrong: nothing opens and the cover says so."""
+    t = scr.table
+    st = state(scr)
+    if t is None or scr.role != "shared" or not t.is_device(scr.token) or st.asking != seat or gen != st.gen:
+        return False
+    try:
+        ok = await asyncio.to_thread(t.check_pin, seat, pin if isinstance(pin, str) else "")
+    except RuleError as e:
+        st.wrong = scr.t(e.key, **e.params)
+        scr.render(force=True)
+        return False
+    if state(scr).gen != gen or state(scr).asking != seat:  # (covered meanwhile)
+        return False
+    if not ok:
+        st.wrong = scr.t("ui.pin.wrong")
+        scr.render(force=True)
+        return False
+    return uncover(scr, seat, gen, pin_ok=True)
+
+
 # ---------- what the device shows ----------
 
 def device_view(scr: Screen) -> list[ft.Control]:
@@ -192,7 +227,37 @@ def device_view(scr: Screen) -> list[ft.Control]:
     st = state(scr)
     if st.seat is not None and st.seat in t.shared_seats() and t.state is not None:
         return seat_screen(scr, st.seat)
+    if st.asking is not None and st.asking in t.shared_seats() and t.has_pin(st.asking):
+        return pin_screen(scr, st.asking)
     return cover_screen(scr)
+
+
+def pin_screen(scr: Screen, seat: int) -> list[ft.Control]:
+    """Still the cover: the seat's name and colour, and a field for its PIN."""
+    t = scr.table
+    assert t is not None
+    st = state(scr)
+    gen = st.gen
+    s = t.seats[seat]
+    field = ft.TextField(label=scr.t("ui.pin.enter", name=i18n.seat_name(scr.lang, s["name"])), password=True,
+                         max_length=4, keyboard_type=ft.KeyboardType.NUMBER, text_size=34, autofocus=True,
+                         width=260, key=f"pin:{seat}")
+
+    async def go(e: Any) -> None:
+        await try_pin(scr, seat, gen, field.value)
+
+    async def back(e: Any) -> None:
+        cover(scr)
+    field.on_submit = go
+    out: list[ft.Control] = [
+        ft.Row([kit.seat_dot(s["colour"], 40),
+                names.one_line(i18n.seat_name(scr.lang, s["name"]), 32, weight=ft.FontWeight.BOLD, expand=True)]),
+        field]
+    if st.wrong:
+        out.append(ft.Text(st.wrong, size=22, weight=ft.FontWeight.BOLD, color=ft.Colors.RED_800))
+    out.append(ft.Row([kit.button(scr.t("ui.pin.open"), go, icon=ft.Icons.LOCK_OPEN),
+                       kit.button(scr.t("ui.cancel"), back, primary=False)], wrap=True, spacing=10))
+    return out
 
 
 def _big_button(label: str, hint: str, colour: str, on_click: Any, key: str) -> ft.Control:
@@ -220,7 +285,7 @@ def cover_screen(scr: Screen) -> list[ft.Control]:
 
     def opener(seat: int) -> Any:
         async def tap(e: Any) -> None:
-            if not uncover(scr, seat, gen):
+            if not uncover(scr, seat, gen) and state(scr).asking != seat:
                 scr.toast(scr.t("ui.shared.stale"), True)
         return tap
 
@@ -281,7 +346,35 @@ def seat_screen(scr: Screen, seat: int) -> list[ft.Control]:
     header = ft.Row([kit.seat_dot(s["colour"], 30),
                      names.one_line(scr.t("ui.shared.screen_of", name=i18n.seat_name(scr.lang, s["name"])), 26,
                                     weight=ft.FontWeight.BOLD, expand=True)], spacing=10)
-    return [header, done_button(), *game, done_button()]
+    return [header, done_button(), *set_pin_card(scr, seat), *game, done_button()]
+
+
+def set_pin_card(scr: Screen, seat: int) -> list[ft.Control]:
+    """A seat without a PIN: its player may set one (4 digits), here behind the cover."""
+    t = scr.table
+    if t is None or t.has_pin(seat) or t.phase == "ended":
+        return []
+    key = f"pin-new:{seat}"
+    field = ft.TextField(label=scr.t("ui.pin.new"), password=True, max_length=4, value=scr.local.get(key, ""),
+                         keyboard_type=ft.KeyboardType.NUMBER, text_size=24, width=200, key=key)
+
+    def typed(e: Any) -> None:
+        scr.local[key] = field.value or ""
+        poke(scr)
+    field.on_change = typed
+
+    async def set_it(e: Any) -> None:
+        if state(scr).seat != seat:
+            return
+        pin = (field.value or "").strip()
+        if await scr.request({"op": "set_pin", "seat": seat, "pin": pin}) is not None:
+            scr.local.pop(key, None)
+            scr.toast(scr.t("ui.pin.set_done"))
+            scr.render(force=True)
+    field.on_submit = set_it
+    return [kit.card(ft.Text(scr.t("ui.pin.offer"), size=16),
+                     ft.Row([field, kit.button(scr.t("ui.pin.set"), set_it, primary=False, icon=ft.Icons.LOCK)],
+                            wrap=True, spacing=10))]
 
 
 def denied(scr: Screen) -> list[ft.Control]:
