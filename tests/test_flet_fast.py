@@ -237,3 +237,53 @@ def test_the_patches_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> Non
         assert settings.current().flet_patches is True
     finally:
         assert flet_fast.install()
+
+
+def test_flets_private_names_are_read_in_flet_fast_only() -> None:
+    """Every private name of Flet the app uses sits behind flet_fast's version check: no other module
+    imports or reads one (another Flet must not fail at import, nor half-work unnoticed)."""
+    import re
+    from pathlib import Path
+
+    root = Path(flet_fast.__file__).resolve().parents[1]
+    private = re.compile(r"_CURRENT_RENDERER|_Session__|_FletAppManager__|from flet[\w.]* import .*\b_[A-Za-z]")
+    found = [f"{p.relative_to(root)}:{i}" for p in sorted(root.rglob("*.py")) if p.name != "flet_fast.py"
+             for i, line in enumerate(p.read_text("utf-8").splitlines(), 1) if private.search(line)]
+    assert found == []
+
+
+def test_on_another_flet_the_private_names_fall_back_with_one_warning(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from types import SimpleNamespace
+
+    from flet.components.utils import _CURRENT_RENDERER
+
+    monkeypatch.setattr(flet_fast, "flet_version", "1.1.0")
+    monkeypatch.setattr(flet_fast, "_private_warned", set())
+    monkeypatch.setattr(flet_fast, "_RENDERER", flet_fast._renderer_var())
+    session = SimpleNamespace(_Session__expires_at="later")
+    manager = SimpleNamespace(_FletAppManager__sessions={"k": session})
+    with caplog.at_level("WARNING", logger="companion.flet_fast"):
+        for _ in range(2):
+            assert flet_fast.expire(session) is False and session._Session__expires_at == "later"
+            assert flet_fast.sessions_held(manager) == {}
+            assert flet_fast.rendering() is False  # Flet's public current_renderer() answers instead
+    token = _CURRENT_RENDERER.set(object())  # type: ignore[arg-type]
+    try:
+        assert flet_fast.rendering() is True
+    finally:
+        _CURRENT_RENDERER.reset(token)
+    warned = sorted(r.getMessage().split()[2] for r in caplog.records)
+    assert warned == ["FletAppManager.__sessions", "Session.__expires_at", "_CURRENT_RENDERER"]
+
+
+def test_on_the_pinned_flet_the_private_names_are_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(flet_fast, "_private_warned", set())
+    assert flet_fast.flet_version == flet_fast.PINNED and flet_fast._RENDERER is not None
+    session = SimpleNamespace(_Session__expires_at=None)
+    assert flet_fast.expire(session) is True and session._Session__expires_at is not None
+    held = {"k": session}
+    assert flet_fast.sessions_held(SimpleNamespace(_FletAppManager__sessions=held)) is held
+    assert flet_fast.sessions_held(SimpleNamespace()) == {}  # a Flet that renamed it: none seen, no error

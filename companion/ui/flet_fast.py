@@ -47,6 +47,18 @@ What would make each patch unnecessary upstream (Flet):
 (Dropped in this version: the per-type `is_dataclass` answers and the quiet `logger.debug`
 wrappers – 20.3 → 19.3 ms a reveal, docs/BENCHMARKS.md – not worth a stand-in `dataclasses`
 module and wrapped loggers.)
+
+The other private names of Flet the app uses are read here too, and only here (tests/test_flet_fast.py
+checks no other module names them), behind the same version check, whatever COMPANION_FLET_PATCHES
+says (they are not speed-ups); on another Flet, or when a name is gone: the public way where there
+is one, else nothing, with one warning each. What would make each unnecessary upstream:
+4. a public "is a component being rendered now" (`flet.components.utils.current_renderer()`
+   raises outside a render) – `rendering()` reads the context variable `_CURRENT_RENDERER`
+   (fallback: that public function; kit.component memoises inside a render);
+5. a public way to end a disconnected session early (`Session.expires_at` has no setter) –
+   `expire(session)` writes `Session.__expires_at` (fallback: nothing, Flet's own timeout ends it);
+6. a public read of the app manager's sessions – `sessions_held()` reads `FletAppManager.__sessions`
+   (fallback: none seen – /health counts 0, a dropped session waits for its expiry).
 """
 
 from __future__ import annotations
@@ -55,6 +67,7 @@ import dataclasses
 import logging
 import weakref
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import flet as ft
@@ -389,3 +402,67 @@ def uninstall() -> None:
     for cls, init in _ORIGINAL_INITS.items():
         cls.__init__ = init  # type: ignore[misc]
     _ORIGINAL_INITS.clear()
+
+
+# ---------- Flet's private names used elsewhere in the app (4–6 above) ----------
+_private_warned: set[str] = set()
+
+
+def _private(name: str, present: bool = True) -> bool:
+    """Whether Flet's private `name` may be used: on the pinned Flet, where it is there; otherwise
+    one warning (per name) and the caller's fallback."""
+    if flet_version == PINNED and present:
+        return True
+    if name not in _private_warned:
+        _private_warned.add(name)
+        why = (f"flet {flet_version} installed, checked against {PINNED}" if flet_version != PINNED
+               else f"flet {flet_version} lacks it")
+        log.warning("Flet's private %s not used (%s): the fallback instead.", name, why)
+    return False
+
+
+def _renderer_var() -> Any:
+    if flet_version != PINNED:  # the version first: no private name is imported on another Flet
+        _private("_CURRENT_RENDERER")
+        return None
+    try:
+        from flet.components.utils import _CURRENT_RENDERER
+    except ImportError:
+        _private("_CURRENT_RENDERER", present=False)
+        return None
+    return _CURRENT_RENDERER
+
+
+_RENDERER = _renderer_var()
+
+
+def rendering() -> bool:
+    """Whether a Flet component is being rendered in this context (a memoised component can be
+    made only then; outside, e.g. a test calling a view, a view is built at once)."""
+    if _RENDERER is not None:
+        return _RENDERER.get() is not None
+    try:
+        from flet.components.utils import current_renderer
+        current_renderer()
+    except (ImportError, RuntimeError):
+        return False
+    return True
+
+
+def expire(session: Any) -> bool:
+    """Move a disconnected Flet session's expiry to now: Flet's sweep (every 10 s) closes it. False,
+    with nothing changed, on a Flet where that cannot be done (then Flet's own timeout ends it)."""
+    if not _private("Session.__expires_at", hasattr(session, "_Session__expires_at")):
+        return False
+    session._Session__expires_at = datetime.now(UTC)
+    return True
+
+
+def sessions_held(app_manager: Any) -> dict[str, Any]:
+    """Flet's app manager's sessions by key (read only: Flet's own methods change it); empty on a
+    Flet where they cannot be read."""
+    held = getattr(app_manager, "_FletAppManager__sessions", None)
+    if not _private("FletAppManager.__sessions", isinstance(held, dict)):
+        return {}
+    return held  # type: ignore[return-value]
+

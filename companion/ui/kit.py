@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any, ParamSpec
 
 import flet as ft
-from flet.components.utils import _CURRENT_RENDERER  # pinned flet==1.0.5
 
 from companion import i18n, settings
 from companion.games.base import Result, RuleError
@@ -199,7 +198,7 @@ def component(fn: Callable[P, ft.Control]) -> Callable[P, ft.Control]:
 
     @functools.wraps(fn)
     def make(*args: Any, key: str | None = None, **kwargs: Any) -> ft.Control:
-        if _CURRENT_RENDERER.get() is None:
+        if not flet_fast.rendering():
             return fn(*args, **kwargs)
         return memo(*args, key=key, **kwargs)
     return make  # type: ignore[return-value]
@@ -277,7 +276,7 @@ _MemoLive = ft.memo(_Live)
 def live(slot: Slot, sig: Any, fn: Callable[[], Any], key: str = "live") -> ft.Control:
     """Place `slot` in a screen being drawn, showing `fn()` (rebuilt when `sig` changes)."""
     slot.sig, slot.fn = sig, fn
-    if _CURRENT_RENDERER.get() is None:
+    if not flet_fast.rendering():
         return _made(_Build(sig, fn))
     return _MemoLive(_SlotArg(slot, sig), key=key)
 

@@ -16,8 +16,9 @@ import contextvars
 import ctypes
 import gc
 import os
-from datetime import UTC, datetime
 from typing import Any
+
+from companion.ui import flet_fast
 
 UNSEATED_GRACE = 45.0  # s; with Flet's sweep every 10 s a never-seated session is gone within ≈ 55 s
 
@@ -34,10 +35,10 @@ def expire_now(session: Any) -> None:
     """End a disconnected Flet session early. Flet's app manager (flet_web/fastapi/
     flet_app_manager.py) closes every session whose expiry has passed, every 10 s, which runs its
     on_close; this moves the expiry to now. A session that reconnects meanwhile clears it itself
-    (Session.attach_connection). Pinned internals: flet==1.0.5 (tests/test_sessions.py checks)."""
+    (Session.attach_connection). Flet's private field, through the guarded flet_fast.expire."""
     if session is None or session.connection is not None or session.expires_at is None:
         return
-    session._Session__expires_at = datetime.now(UTC)
+    flet_fast.expire(session)
 
 
 # ---------- a budget of dropped never-seated sessions ----------
@@ -73,7 +74,7 @@ def waiting_remove(key: int) -> None:
 def delete_now(session: Any) -> None:
     """End a disconnected Flet session now, as Flet's sweep does (its app manager's delete_session:
     off its list, then closed). Flet keys its list by page, session and client, so the key is found
-    by the session itself. Pinned internals: flet==1.0.5 (tests/test_sessions.py checks)."""
+    by the session itself (Flet's private list, through the guarded flet_fast.sessions_held)."""
     if session is None or session.connection is not None:
         return
     try:
@@ -82,7 +83,7 @@ def delete_now(session: Any) -> None:
     except (ImportError, RuntimeError):
         expire_now(session)
         return
-    held = getattr(app_manager, "_FletAppManager__sessions", {})
+    held = flet_fast.sessions_held(app_manager)
     key = next((k for k, v in held.items() if v is session), None)
     if key is None:
         expire_now(session)
@@ -92,12 +93,12 @@ def delete_now(session: Any) -> None:
 
 def flet_sessions() -> dict[str, int]:
     """How many sessions Flet holds in this process, and how many of them have a socket now
-    (for /health: a count that climbs and stays up is a leak). Pinned internals, as above."""
+    (for /health: a count that climbs and stays up is a leak). Flet's private list, as above."""
     try:
         from flet_web.fastapi.flet_app_manager import app_manager
     except ImportError:
         return {"sessions": 0, "connected": 0}
-    held = list(getattr(app_manager, "_FletAppManager__sessions", {}).values())
+    held = list(flet_fast.sessions_held(app_manager).values())
     return {"sessions": len(held), "connected": sum(1 for s in held if s.connection is not None)}
 
 
