@@ -100,3 +100,28 @@ async def test_seat_buttons_stay_in_place_and_a_race_names_the_seat(browser, ser
     assert "Waiting for the host to start" not in text
     ph = cleo if loser == "Cleo" else dee
     await see(ph, "Sit as Player 4")  # every other free seat still to pick, in place
+
+
+async def test_sitting_says_who_you_are_and_the_seat_icons_are_buttons(browser, server):
+    """Issue 30.8: after sitting the phone says "You are Ann" in large type (with the seat's colour and
+    mark); the host's seat icons (free, swap) are buttons with a name to a screen reader too."""
+    from pathlib import Path
+
+    from tests.browser.helpers import join_phones
+    out = Path(os.environ.get("COMPANION_TEST_SHOTS", "/tmp/companion-test-shots"))
+    out.mkdir(parents=True, exist_ok=True)
+    table = await create_table(browser, server, seats=2, names=["Ann", "Bob"], qr=False)
+    ann, _bob = await join_phones(browser, table.join_url, ["Ann", "Bob"])
+    await see(ann, "You are Ann", exact=True)
+    big = await ann.get_by_text("You are Ann", exact=True).first.bounding_box()
+    assert big is not None and big["height"] >= 30, big  # large type
+    await ann.set_viewport_size({"width": 360, "height": 740})
+    await asyncio.sleep(2.0)
+    await ann.screenshot(path=str(out / "phone-you-are-360.png"))
+    host = table.page
+    for name in ("Free the seat of Ann", "Swap the seat of Ann", "Free the seat of Bob", "Swap the seat of Bob"):
+        await button(host, name, exact=True).wait_for(timeout=60_000)
+    await button(host, "Swap the seat of Ann", exact=True).click()
+    await see(host, "Now tap the swap button of the seat to swap with Ann.")
+    await button(host, "Free the seat of Bob", exact=True).click()
+    await see(host, "Free the seat of Bob?")

@@ -23,7 +23,7 @@ def phone(scr: Screen) -> list[ft.Control]:
         return scr.join_screen()
     s = t.seats[scr.seat]
     shown = i18n.seat_name(scr.lang, s["name"])  # a default name in this phone's language
-    out: list[ft.Control] = [SeatHeader(shown, s["colour"])]
+    out: list[ft.Control] = [SeatHeader(scr.t("ui.phone.you_are", name=shown), s["colour"])]
     if t.phase == "lobby":
         out.append(kit.card(ft.Text(scr.t("ui.phone.waiting_start"), size=20)))
         out.append(RenameRow(scr, scr.lang, shown, names.too_long(scr.lang, scr.local.get("rename"))))
@@ -149,9 +149,13 @@ def rename_row(scr: Screen, name: str) -> ft.Control:
 
 
 @kit.component
-def SeatHeader(name: str, colour: str) -> ft.Control:
-    return ft.Row([kit.seat_dot(colour, 28), names.one_line(name, 24, weight=ft.FontWeight.BOLD, expand=True)],
-                  spacing=10)
+def SeatHeader(you_are: str, colour: str) -> ft.Control:
+    """"You are Ann" in large type beside the seat's colour and mark, in a frame of that colour: which
+    seat this phone holds, read at a glance (issue 30.8)."""
+    return ft.Container(
+        content=ft.Row([kit.seat_dot(colour, 48),
+                        names.one_line(you_are, 30, weight=ft.FontWeight.BOLD, expand=True)], spacing=12),
+        border=ft.Border.all(4, colour), border_radius=16, padding=ft.Padding.symmetric(horizontal=12, vertical=8))
 
 
 @kit.component

@@ -105,8 +105,10 @@ def seat_row(scr: Screen, host: bool, i: int, s: dict[str, Any], mark: str,
                              scr.t("ui.host.free_what" + ("_play" if scr.table and scr.table.phase == "playing"
                                                            else ""), name=s["name"]),
                              scr.t("ui.host.free_yes"), yes)
-            row.append(ft.IconButton(ft.Icons.PERSON_REMOVE, on_click=free, width=48, height=48, icon_size=26,
-                                     tooltip=scr.t("ui.host.free", name=s["name"])))
+            # An icon has no text: its tooltip names it, and it is a button to screen readers and tests.
+            row.append(ft.Semantics(button=True, content=ft.IconButton(
+                ft.Icons.PERSON_REMOVE, on_click=free, width=48, height=48, icon_size=26,
+                tooltip=scr.t("ui.host.free", name=s["name"]))))
         elif status == "free":
             for tok, name in offer:
                 async def seat_them(e: Any, tok: str = tok) -> None:
@@ -130,9 +132,10 @@ def seat_row(scr: Screen, host: bool, i: int, s: dict[str, Any], mark: str,
                                         a=a, b=b), scr.t("ui.host.swap_yes"), yes)
             scr.render(force=True)
         chosen = scr.local.get("swap_from") == i
-        row.append(ft.IconButton(ft.Icons.SWAP_VERT, on_click=swap, width=48, height=48, icon_size=26,
-                                 tooltip=scr.t("ui.host.swap", name=s["name"]), selected=chosen,
-                                 icon_color=ft.Colors.PRIMARY if chosen else None))
+        row.append(ft.Semantics(button=True, content=ft.IconButton(
+            ft.Icons.SWAP_VERT, on_click=swap, width=48, height=48, icon_size=26,
+            tooltip=scr.t("ui.host.swap", name=s["name"]), selected=chosen,
+            icon_color=ft.Colors.PRIMARY if chosen else None)))
     return ft.Row(row, spacing=8)
 
 
