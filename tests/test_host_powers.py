@@ -158,7 +158,8 @@ async def test_reveal_before_everyone_locked_asks_and_names_who_is_open() -> Non
                 stack += v if isinstance(v, list) else [v] if isinstance(v, ft.Control) else []
         raise AssertionError("no Reveal now button")
     await reveal_button().on_click(None)
-    assert asked == ["Not locked yet: Player1, Player2. Their choices are revealed as they stand now."]
+    assert asked == ["1 choice is not locked and will not count: Player1. No choice yet (counts as none): Player2."]
     assert not t.view(None)["round"]["revealed"]
     await yes[0]()
     assert t.view(None)["round"]["revealed"]
+    assert t.view(None)["round"]["choices"] == {"0": 3, "1": None, "2": None}  # (the default: not counted)

@@ -50,6 +50,16 @@ CORE.update({  # the table display (issue 18.1, companion/ui/views/display.py an
     "display.lc.gold": ("count", {"en": "{name} {count} gold", "de": "{name} {count} Gold", "fr": "{name} {count} pièce"}),
 })
 
+CORE.update({  # an early reveal's choices not locked (issue 30.2, companion/ui/views/host.py)
+    "ui.host.reveal_drop": ("n", {"en": "{n} choice is not locked and will not count: {names}.",
+                                  "de": "{n} Wahl ist nicht festgelegt und zählt nicht: {names}.",
+                                  "fr": "{n} choix n’est pas verrouillé et ne comptera pas : {names}."}),
+    "ui.host.reveal_count": ("n", {
+        "en": "{n} choice is not locked; it counts, marked “not locked”: {names}.",
+        "de": "{n} Wahl ist nicht festgelegt; sie zählt, markiert „nicht festgelegt“: {names}.",
+        "fr": "{n} choix n’est pas verrouillé ; il compte, marqué « pas verrouillé » : {names}."}),
+})
+
 LUTECE = {
     "lutece.ui.coins_on": ("coins", {"fr": "{coins} pièce dessus"}),
     "lutece.ui.bank": ("coins", {"fr": "Banque : {coins} pièce"}),
@@ -131,7 +141,9 @@ QUOVADIS = {
         "de": "Abgelehnt: nur {yes} Ja-Stimme, {needed} nötig. Der Senator von {player} bleibt in {a}."}),
 }
 
-GAMES = {"lutece": LUTECE, "lutetia": LUTETIA, "quovadis": QUOVADIS, "sealed_vote": {}}  # --forms tools.plural_forms:GAMES.<id>
+GAMES = {"lutece": LUTECE, "lutetia": LUTETIA, "quovadis": QUOVADIS,
+         "sealed_vote": {"sv.n_not_locked": ("n", {"en": "{n} not locked", "de": "{n} nicht festgelegt",
+                                                   "fr": "{n} pas verrouillé"})}}  # --forms tools.plural_forms:GAMES.<id>
 
 # companion/i18n/locale/<lang>/LC_MESSAGES/history.po (companion/history.py's counts)
 CORE.update({  # pass-and-play (issue 29): companion/i18n/locale/*/LC_MESSAGES/shared.po

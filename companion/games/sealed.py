@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import RuleError
+from companion.games.base import Option, RuleError
 
 
 def new_round(seats: list[int]) -> dict[str, Any]:
@@ -55,11 +55,36 @@ def all_locked(rnd: dict[str, Any]) -> bool:
     return set(rnd["locked"]) >= set(rnd["seats"])
 
 
-def reveal(rnd: dict[str, Any]) -> None:
-    """Reveal now (all locked, or forced by the host: seats without a choice count as None)."""
+# An early reveal (the host's "Reveal anyway" before every seat has locked): a choice submitted
+# but not locked is half made. The table option "unlocked" says what it is worth: "drop" (the
+# default: not counted, the seat counts as one that never chose) or "count" (counted, and marked
+# "not locked" wherever it is shown: `unlocked(rnd)`). A table created before the option has none
+# in its log: it replays as it always did, counted ("count").
+UNLOCKED_OPTION = Option("unlocked", "opt.unlocked", "choice", "drop", choices=("drop", "count"),
+                         choice_labels=("opt.unlocked.drop", "opt.unlocked.count"), help="opt.unlocked.help")
+UNLOCKED_BEFORE = "count"  # what a table whose options do not name it did
+
+
+def unlocked_rule(options: dict[str, Any] | None) -> str:
+    """The table's rule for unlocked choices at an early reveal ("drop" / "count")."""
+    rule = (options or {}).get("unlocked", UNLOCKED_BEFORE)
+    return rule if rule in ("drop", "count") else UNLOCKED_BEFORE
+
+
+def reveal(rnd: dict[str, Any], unlocked: str = UNLOCKED_BEFORE) -> None:
+    """Reveal now (all locked, or forced by the host: seats without a choice count as None).
+    unlocked="drop": a choice not locked is taken out first (that seat counts as without one)."""
     if rnd["revealed"]:
         raise RuleError("err.already_revealed")
+    if unlocked == "drop":
+        for s in [k for k in rnd["choices"] if int(k) not in rnd["locked"]]:
+            del rnd["choices"][s]
     rnd["revealed"] = True
+
+
+def unlocked(rnd: dict[str, Any]) -> list[int]:
+    """Seats whose choice stands but was never locked (after an early reveal that counts them)."""
+    return [s for s in rnd["seats"] if str(s) in rnd["choices"] and s not in rnd["locked"]]
 
 
 def choice(rnd: dict[str, Any], seat: int) -> Any:
@@ -80,6 +105,7 @@ def public(rnd: dict[str, Any]) -> dict[str, Any]:
     }
     if rnd["revealed"]:
         out["choices"] = {str(s): rnd["choices"].get(str(s)) for s in rnd["seats"]}
+        out["unlocked"] = unlocked(rnd)  # counted, but not locked: shown "not locked"
     return out
 
 

@@ -20,7 +20,7 @@ def status(ctx: UiContext) -> Status:
     if ph == "choose":
         seats = [p["seat"] for p in v.get("players") or []]
         return sealed_status(ctx, seats, list(v.get("locked") or []),
-                             ctx.t("display.lc.choose", round=v.get("round", 1)))
+                             ctx.t("display.lc.choose", round=v.get("round", 1)), list(v.get("submitted") or []))
     if ph == "refill":
         return Status(ctx.t("display.lc.refill", round=v.get("round", 1)))
     if ph == "scoring":
@@ -79,13 +79,16 @@ def moment(ctx: UiContext) -> Moment | None:
         face = " + ".join(ctx.tv(c) if c.startswith("lutece.") else ctx.t("lutece.card.R") if c == "R" else c
                           for c in played) or "–"
         note = ctx.t("display.lc.bribes", bribes=" / ".join(str(x) for x in stakes[:len(played)])) if played else ""
+        if r.get("unlocked"):  # counted at an early reveal, never locked
+            note = f"{note} · {ctx.t('ui.not_locked')}" if note else ctx.t("ui.not_locked")
         cards.append(Card(int(seat_s), face, note))
     steps: list[tuple[str, tuple[str, ...]]] = []
     where: dict[str, int] = {}
     other: list[str] = []
     for e in v.get("resolution") or []:
         p = e.get("params") or {}
-        if e["key"] in ("lutece.ev.played", "lutece.ev.played_nothing"):
+        if e["key"] in ("lutece.ev.played", "lutece.ev.played_nothing", "lutece.ev.played_unlocked",
+                        "lutece.ev.not_counted"):
             continue
         slot = p.get("slot")
         if slot is None:

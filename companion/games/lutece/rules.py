@@ -84,6 +84,7 @@ OPTIONS: list[Option] = [
            help="lutece.opt.deck.help"),
     Option("places_deck", "lutece.opt.places_deck", "int", 0, min=0, max=34,
            help="lutece.opt.deck.help"),
+    sealed.UNLOCKED_OPTION,  # an early reveal: picks never locked not counted (default) or marked
 ]
 
 
@@ -97,7 +98,8 @@ def slot_ids(n: int) -> tuple[list[str], list[str]]:
 def setup(options: dict[str, Any], seats: list[dict[str, Any]], seed: int) -> State:
     from companion.games.base import resolve_options
 
-    opts = resolve_options(OPTIONS, options)
+    # (a table created before the "unlocked" option has none in its log: it counted them)
+    opts = resolve_options(OPTIONS, {"unlocked": sealed.UNLOCKED_BEFORE, **(options or {})})
     n = len(seats)
     require(MIN_SEATS <= n <= MAX_SEATS, "lutece.err.seats", lo=MIN_SEATS, hi=MAX_SEATS)
     letters, numerals = slot_ids(n)
@@ -448,7 +450,14 @@ _HANDLERS = {
 
 def _reveal_and_resolve(state: State) -> None:
     rnd = state["sealed"]
-    sealed.reveal(rnd)
+    rule = state["options"].get("unlocked", sealed.UNLOCKED_BEFORE)
+    dropped = [s for s in range(_n(state)) if _pick(state, s) is not None and s not in rnd["locked"]] \
+        if rule == "drop" else []
+    for s in dropped:  # an early reveal: a choice never locked does not count – its coins go back
+        state["gold"][s] += sum(_stakes(state, s))
+        state["stakes"].pop(str(s), None)
+    sealed.reveal(rnd, rule)
+    unlocked = set(sealed.unlocked(rnd))  # counted, never locked: marked wherever shown
     names = state["names"]
     state["resolution"] = []
     plays: dict[str, dict[str, Any]] = {}
@@ -456,10 +465,14 @@ def _reveal_and_resolve(state: State) -> None:
         cards = _pick(state, s)
         stakes = _stakes(state, s)
         plays[str(s)] = {"cards": list(cards) if cards else [], "stakes": list(stakes) if cards else [0, 0]}
+        if s in unlocked:
+            plays[str(s)]["unlocked"] = True
         if cards:
             shown = [CARD_KEY if c == REVENUS else c for c in cards]  # the UI translates the key
-            _event(state, "lutece.ev.played", name=names[s], seat=s, card1=shown[0], bribe1=stakes[0],
-                   card2=shown[1], bribe2=stakes[1])
+            _event(state, "lutece.ev.played_unlocked" if s in unlocked else "lutece.ev.played", name=names[s],
+                   seat=s, card1=shown[0], bribe1=stakes[0], card2=shown[1], bribe2=stakes[1])
+        elif s in dropped:
+            _event(state, "lutece.ev.not_counted", name=names[s], seat=s)
         else:
             _event(state, "lutece.ev.played_nothing", name=names[s], seat=s)
     state["revealed"] = plays

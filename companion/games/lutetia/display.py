@@ -22,7 +22,8 @@ def status(ctx: UiContext) -> Status:
     if ph == "vote":
         vote = v.get("vote") or {}
         head = ctx.t("display.lt.vote", name=ctx.name(v.get("proposer")), space=v.get("asterix"))
-        return sealed_status(ctx, list(range(len(ctx.table.seats))), list(vote.get("locked") or []), head)
+        return sealed_status(ctx, list(range(len(ctx.table.seats))), list(vote.get("locked") or []), head,
+                             list(vote.get("chosen") or []))
     if ph == "reveal":
         pending = tuple(r["seat"] for r in v.get("reveals") or [] if r.get("pending"))
         return Status(ctx.t("display.lt.declare", names=ctx.names(list(pending))) if pending
@@ -99,7 +100,8 @@ def board(ctx: UiContext, width: float) -> ft.Control:
 def _reveal_cards(ctx: UiContext, v: dict[str, Any]) -> list[Card]:
     if v.get("reveals"):
         return [Card(r["seat"], _card(ctx, r["card"]),
-                     ctx.t(f"lutetia.side.{r['side']}") if r.get("side") else "?",
+                     (ctx.t(f"lutetia.side.{r['side']}") if r.get("side") else "?")
+                     + (f" · {ctx.t('ui.not_locked')}" if r.get("unlocked") else ""),  # chosen, never locked
                      None if not r.get("side") else r["side"] == "for") for r in v["reveals"]]
     # After the vote the view keeps only the outcome: the cards come from the public log.
     names = {s["name"]: i for i, s in enumerate(ctx.table.seats)}
@@ -110,11 +112,13 @@ def _reveal_cards(ctx: UiContext, v: dict[str, Any]) -> list[Card]:
     out: list[Card] = []
     for e in log[last + 1:]:
         k, p = e["key"], e.get("params") or {}
+        unlocked = k.endswith("_unlocked")  # a card chosen but never locked (an early reveal)
+        k = k.removesuffix("_unlocked")
         if k in ("lutetia.log.reveal_for", "lutetia.log.reveal_against") and p.get("name") in names:
             side = k.rsplit("_", 1)[1]
             out = [c for c in out if c.seat != names[p["name"]]]
-            out.append(Card(names[p["name"]], _card(ctx, str(p.get("card"))), ctx.t(f"lutetia.side.{side}"),
-                            side == "for"))
+            out.append(Card(names[p["name"]], _card(ctx, str(p.get("card"))), ctx.t(f"lutetia.side.{side}")
+                            + (f" · {ctx.t('ui.not_locked')}" if unlocked else ""), side == "for"))
     return out
 
 

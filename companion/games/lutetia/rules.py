@@ -536,13 +536,15 @@ def _force_reveal(st: dict[str, Any]) -> None:
 
 
 def _start_reveal(st: dict[str, Any]) -> None:
-    sealed.reveal(st["vote"])
+    # Every seat plays a card (the rules have no vote without one): a card chosen but never locked
+    # (the host's early reveal) counts, marked "not locked" in the reveal and its log line.
+    sealed.reveal(st["vote"], "count")
     st["reveal"] = {"order": _order(st), "idx": 0, "entries": []}
     if st["options"]["declare"] == "sealed":
         for s in st["reveal"]["order"]:
             c = sealed.choice(st["vote"], s)
-            st["reveal"]["entries"].append({"seat": s, "card": c["card"], "side": c["side"]})
-            _log(st, _reveal_key(c["card"], c["side"]), name=_name(st, s), card=c["card"])
+            st["reveal"]["entries"].append(_entry(st, s, c["card"], c["side"]))
+            _log(st, _reveal_key(c["card"], c["side"], _unlocked(st, s)), name=_name(st, s), card=c["card"])
         st["reveal"]["idx"] = st["n"]
         _resolve(st)
     else:
@@ -550,10 +552,20 @@ def _start_reveal(st: dict[str, Any]) -> None:
         _advance_reveal(st)
 
 
-def _reveal_key(card: str, side: str | None) -> str:
-    if side is None:
-        return "lutetia.log.reveal"
-    return f"lutetia.log.reveal_{side}"
+def _unlocked(st: dict[str, Any], seat: int) -> bool:
+    return seat not in st["vote"]["locked"]
+
+
+def _entry(st: dict[str, Any], seat: int, card: str, side: str | None) -> dict[str, Any]:
+    e = {"seat": seat, "card": card, "side": side}
+    if _unlocked(st, seat):
+        e["unlocked"] = True
+    return e
+
+
+def _reveal_key(card: str, side: str | None, unlocked: bool = False) -> str:
+    key = "lutetia.log.reveal" if side is None else f"lutetia.log.reveal_{side}"
+    return key + "_unlocked" if unlocked else key
 
 
 def _first_m(st: dict[str, Any]) -> dict[str, Any] | None:
@@ -569,11 +581,11 @@ def _advance_reveal(st: dict[str, Any]) -> None:
         s = rv["order"][rv["idx"]]
         if len(rv["entries"]) <= rv["idx"]:
             c = sealed.choice(st["vote"], s)
-            rv["entries"].append({"seat": s, "card": c["card"], "side": None})
+            rv["entries"].append(_entry(st, s, c["card"], None))
         e = rv["entries"][rv["idx"]]
         decided = _first_m(st)
         if e["card"] == "R" or (decided is not None and decided is not e):
-            _log(st, "lutetia.log.reveal", name=_name(st, s), card=e["card"])
+            _log(st, _reveal_key(e["card"], None, bool(e.get("unlocked"))), name=_name(st, s), card=e["card"])
             rv["idx"] += 1
             continue
         return  # wait for this seat's declaration
@@ -595,7 +607,7 @@ def _declare(st: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
     rv = st["reveal"]
     e = rv["entries"][rv["idx"]]
     e["side"] = side
-    _log(st, _reveal_key(e["card"], side), name=_name(st, seat), card=e["card"])
+    _log(st, _reveal_key(e["card"], side, bool(e.get("unlocked"))), name=_name(st, seat), card=e["card"])
     rv["idx"] += 1
     _advance_reveal(st)
 
@@ -926,7 +938,8 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         rv = st["reveal"]
         v["reveals"] = [
             {"seat": e["seat"], "name": st["names"][e["seat"]], "card": e["card"], "side": e["side"],
-             "pending": ph == "reveal" and i == rv["idx"]}
+             "pending": ph == "reveal" and i == rv["idx"],
+             **({"unlocked": True} if e.get("unlocked") else {})}  # chosen, never locked: marked
             for i, e in enumerate(rv["entries"])
         ]
     if ph == "propose":

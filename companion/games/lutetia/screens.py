@@ -123,6 +123,7 @@ def _reveals(ctx: UiContext, v: dict[str, Any], big: bool) -> list[ft.Control]:
         lines.append(ft.Row([
             kit.seat_dot(ctx.colour(r["seat"]), 20 if big else 16),
             ft.Text(r["name"], size=20 if big else 17, expand=True),
+            *([kit.pill(ctx.t("ui.not_locked"), ft.Colors.DEEP_ORANGE_800)] if r.get("unlocked") else []),
             ft.Text(_card_name(ctx, r["card"]), size=24 if big else 19, weight=ft.FontWeight.BOLD),
             ft.Text(side, size=20 if big else 16, width=110),
         ], spacing=8))

@@ -7,6 +7,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.games.sealed_vote.screens import tally_text, top_text
 from companion.ui.kit import UiContext
 from companion.ui.views.display import BIG, Card, Moment, Status, sealed_status
 
@@ -20,7 +21,8 @@ def status(ctx: UiContext) -> Status:
     rnd = v.get("round") or {}
     if v.get("phase") == "voting" and v.get("question") and not rnd.get("revealed"):
         head = f"{ctx.t('sv.round', n=v.get('round_no', 1))}: {_question(ctx, v['question'])}"
-        return sealed_status(ctx, list(rnd.get("seats") or []), list(rnd.get("locked") or []), head)
+        return sealed_status(ctx, list(rnd.get("seats") or []), list(rnd.get("locked") or []), head,
+                             list(rnd.get("submitted") or []))
     return Status(ctx.t("display.sv.next"))
 
 
@@ -38,14 +40,15 @@ def moment(ctx: UiContext) -> Moment | None:
     if not hist or hist[0].get("abandoned"):
         return None
     h = hist[0]
-    cards = tuple(Card(r["seat"], ctx.t("sv.no_value") if r["value"] is None else ctx.tv(r["value"]))
+    cards = tuple(Card(r["seat"], ctx.t("sv.no_value") if r["value"] is None else ctx.tv(r["value"]),
+                       ctx.t("ui.not_locked") if r.get("unlocked") else "")  # counted, never locked
                   for r in h["rows"])
     s = h["summary"]
     if h["question"]["mode"] == "number":
-        out = (ctx.t("sv.top", names=ctx.names(list(s["top"]))),
+        out = (top_text(ctx, h),
                ctx.t("sv.sum", sum=s["sum"], max=s["max"], min=s["min"])) if s.get("count") else ()
     else:
-        out = (f"{ctx.t('sv.tally')}: " + "  ·  ".join(f"{ctx.tv(c)}: {k}" for c, k in s["counts"].items()),)
+        out = (tally_text(ctx, h),)
     title = f"{ctx.t('sv.round', n=h['round_no'])}: {_question(ctx, h['question'])}"
     return Moment(f"sv{h['round_no']}", title, cards, out,
                   seats=tuple((x["name"], x["colour"]) for x in ctx.table.seats))

@@ -39,6 +39,7 @@ OPTIONS: list[Option] = [
     Option("choices", "sv.opt.choices", "text", ""),
     Option("min", "sv.opt.min", "int", 0, min=-MAX_NUMBER, max=MAX_NUMBER),
     Option("max", "sv.opt.max", "int", 20, min=-MAX_NUMBER, max=MAX_NUMBER),
+    sealed.UNLOCKED_OPTION,  # an early reveal: unlocked choices not counted (default) or marked
 ]
 
 DEFAULT_CHOICES = ["sv.yes", "sv.no", "sv.abstain"]  # catalog keys: translated on each phone
@@ -83,6 +84,7 @@ def setup(options: dict[str, Any], seats: list[dict[str, Any]], seed: int) -> St
         "question": q,
         "round": sealed.new_round(list(range(len(seats)))),
         "history": [],
+        "unlocked": sealed.unlocked_rule(options),
     }
 
 
@@ -112,6 +114,9 @@ def _tally(q: dict[str, Any], rnd: dict[str, Any]) -> dict[str, Any]:
     values = {int(s): v for s, v in rnd["choices"].items() if s in {str(x) for x in rnd["locked"]}
               or rnd["revealed"]}
     rows = [{"seat": s, "value": values.get(s)} for s in rnd["seats"]]
+    for r in rows:  # counted at an early reveal but never locked: every screen marks it
+        if r["value"] is not None and r["seat"] not in rnd["locked"]:
+            r["unlocked"] = True
     present = [r for r in rows if r["value"] is not None]
     missing = [r for r in rows if r["value"] is None]
     if q["mode"] == "number":
@@ -131,6 +136,9 @@ def _tally(q: dict[str, Any], rnd: dict[str, Any]) -> dict[str, Any]:
         order = {c: i for i, c in enumerate(q["choices"])}
         present.sort(key=lambda r: (order[r["value"]], r["seat"]))
         summary = {"counts": counts}
+        half = [r["value"] for r in present if r.get("unlocked")]
+        if half:  # of each count, how many were never locked (counted at an early reveal)
+            summary["unlocked"] = {c: half.count(c) for c in q["choices"] if c in half}
     return {"rows": present + missing, "summary": summary}
 
 
@@ -170,7 +178,7 @@ def apply(state: State, action: Action) -> State:
 
 def _reveal(new: State) -> None:
     rnd = new["round"]
-    sealed.reveal(rnd)
+    sealed.reveal(rnd, new.get("unlocked", sealed.UNLOCKED_BEFORE))
     new["history"].append({"round_no": new["round_no"], "question": new["question"],
                            **_tally(new["question"], rnd)})
 

@@ -21,21 +21,39 @@ def _results(ctx: UiContext | kit.Look, res: Any, big: bool = False) -> list[ft.
     for r in res["rows"]:
         value = r["value"]
         shown = ctx.t("sv.no_value") if value is None else ctx.tv(value)
+        mark: list[ft.Control] = []
+        if r.get("unlocked"):  # counted at an early reveal, never locked: said wherever it shows
+            mark.append(kit.pill(ctx.t("ui.not_locked"), ft.Colors.DEEP_ORANGE_800))
         rows.append(ft.Row([
             kit.seat_dot(ctx.colour(r["seat"]), 22 if big else 16),
             ft.Text(ctx.name(r["seat"]), size=22 if big else 17, expand=True),
+            *mark,
             ft.Text(shown, size=26 if big else 20, weight=ft.FontWeight.BOLD),
         ]))
     s = res["summary"]
     if q["mode"] == "number":
         if s["count"]:
             rows.append(ft.Text(ctx.t("sv.sum", sum=s["sum"], max=s["max"], min=s["min"]), size=16))
-            rows.append(ft.Text(ctx.t("sv.top", names=", ".join(ctx.name(x) for x in s["top"])),
-                                size=18, weight=ft.FontWeight.BOLD))
+            rows.append(ft.Text(top_text(ctx, res), size=18, weight=ft.FontWeight.BOLD))
     else:
-        tally = "  ·  ".join(f"{ctx.tv(c)}: {n}" for c, n in s["counts"].items())
-        rows.append(ft.Text(f"{ctx.t('sv.tally')}: {tally}", size=18, weight=ft.FontWeight.BOLD))
+        rows.append(ft.Text(tally_text(ctx, res), size=18, weight=ft.FontWeight.BOLD))
     return rows
+
+
+def tally_text(ctx: UiContext | kit.Look, res: Any) -> str:
+    """ "Tally: Yes: 2 (1 not locked) · No: 1" – a count that holds choices never locked says how many."""
+    s = res["summary"]
+    half = s.get("unlocked") or {}
+    parts = [f"{ctx.tv(c)}: {n}" + (f" ({ctx.t('sv.n_not_locked', n=half[c])})" if half.get(c) else "")
+             for c, n in s["counts"].items()]
+    return f"{ctx.t('sv.tally')}: " + "  ·  ".join(parts)
+
+
+def top_text(ctx: UiContext | kit.Look, res: Any) -> str:
+    """ "Highest: Ana (not locked)" – the highest bids, each never locked one marked."""
+    half = {r["seat"] for r in res["rows"] if r.get("unlocked")}
+    return ctx.t("sv.top", names=", ".join(
+        ctx.name(x) + (f" ({ctx.t('ui.not_locked')})" if x in half else "") for x in res["summary"]["top"]))
 
 
 def _frozen_history(ctx: UiContext, skip_latest: bool = False) -> tuple[Any, ...]:

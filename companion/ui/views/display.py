@@ -43,6 +43,7 @@ class Status:
     headline: str
     waiting: tuple[int, ...] = ()
     locked: tuple[int, ...] = ()  # seats shown "locked" on their chips
+    chosen: tuple[int, ...] = ()  # seats with a choice not locked: "chosen, not locked" (the seat list's word)
     sealed: bool = False  # a sealed round is open: every chip says locked / not yet
     turn: int | None = None
 
@@ -93,10 +94,12 @@ def default_status(ctx: UiContext) -> Status:
     return Status("", (), locked)
 
 
-def sealed_status(ctx: UiContext, seats: list[int], locked: list[int], headline: str) -> Status:
-    """A sealed round: who has locked, who the table waits for (by name)."""
+def sealed_status(ctx: UiContext, seats: list[int], locked: list[int], headline: str,
+                  submitted: list[int] | tuple[int, ...] = ()) -> Status:
+    """A sealed round: who has locked, who has chosen without locking, who the table waits for."""
     waiting = tuple(s for s in seats if s not in locked)
-    return Status(headline, waiting, tuple(locked), sealed=True)
+    return Status(headline, waiting, tuple(locked), sealed=True,
+                  chosen=tuple(s for s in waiting if s in submitted))
 
 
 # ---------- the display ----------
@@ -159,7 +162,8 @@ def _k(width: float) -> float:
 
 
 def seat_chips(ctx: UiContext, status: Status, width: float) -> ft.Control:
-    """Every seat as a big chip: its colour and mark, its name, locked / not yet (or whose turn)."""
+    """Every seat as a big chip: its colour and mark, its name, locked / chosen, not locked / not yet
+    (or whose turn) – the seat list's words for the same states."""
     chips: list[ft.Control] = []
     size = int(26 * _k(width))
     for i, s in enumerate(ctx.table.seats):
@@ -167,7 +171,8 @@ def seat_chips(ctx: UiContext, status: Status, width: float) -> ft.Control:
         done = False
         if status.sealed and (i in status.locked or i in status.waiting):  # (a seat outside the round: no word)
             done = i in status.locked
-            word = ctx.t("display.locked") if done else ctx.t("display.not_yet")
+            word = ctx.t("display.locked") if done else ctx.t("ui.status.submitted") if i in status.chosen \
+                else ctx.t("display.not_yet")
         elif status.turn == i:
             word = ctx.t("display.their_turn")
         elif i in status.waiting:
@@ -181,7 +186,8 @@ def seat_chips(ctx: UiContext, status: Status, width: float) -> ft.Control:
                 content=ft.Row([ft.Icon(ft.Icons.CHECK, color=ft.Colors.WHITE, size=size, visible=done),
                                 ft.Text(word, size=size - 2, weight=ft.FontWeight.W_600, color=ft.Colors.WHITE)],
                                spacing=4, tight=True),
-                bgcolor=ft.Colors.GREEN_800 if done else ft.Colors.DEEP_ORANGE_800, border_radius=12,
+                bgcolor=ft.Colors.GREEN_800 if done else ft.Colors.BLUE_800 if status.sealed and i in status.chosen
+                else ft.Colors.DEEP_ORANGE_800, border_radius=12,
                 padding=ft.Padding.symmetric(horizontal=10, vertical=2)))
         chips.append(ft.Container(
             content=ft.Row(inner, spacing=8, tight=True), border=ft.Border.all(3, edge), border_radius=30,

@@ -12,6 +12,7 @@ import flet as ft
 import qrcode
 
 from companion import games
+from companion.games import sealed
 from companion.ui import kit
 from companion.ui.views.rematch import rematch_part
 
@@ -115,6 +116,28 @@ def can_reveal(scr: Screen) -> bool:
     return t is not None and t.phase == "playing" and any(a.get("type") == "reveal" for a in t.legal(None))
 
 
+def early_reveal_words(scr: Screen) -> str | None:
+    """What "Reveal anyway" does before every seat has locked, by the table's rule for choices
+    not locked (sealed.unlocked_rule: not counted, or counted and marked): "2 choices are not
+    locked and will not count: Ann, Bob." and who has no choice yet. None: every seat has locked."""
+    t = scr.table
+    if t is None:
+        return None
+    sub, locked = scr.submitted_sets()
+    seats = range(len(t.seats))
+    half = [t.seats[i]["name"] for i in seats if i in sub and i not in locked]
+    none = [t.seats[i]["name"] for i in seats if i not in sub and i not in locked]
+    if not half and not none:
+        return None
+    parts = []
+    if half:
+        rule = sealed.unlocked_rule(t.options)
+        parts.append(scr.t(f"ui.host.reveal_{rule}", n=len(half), names=", ".join(half)))
+    if none:
+        parts.append(scr.t("ui.host.reveal_none", names=", ".join(none)))
+    return " ".join(parts)
+
+
 def host_controls(scr: Screen) -> ft.Control:
     t = scr.table
     assert t is not None
@@ -131,15 +154,11 @@ def host_controls(scr: Screen) -> ft.Control:
             async def reveal(e: Any) -> None:
                 async def go() -> None:
                     await scr.request({"op": "host_act", "action": {"type": "reveal"}})
-                tt = scr.table
-                _sub, locked = scr.submitted_sets()
-                open_seats = [s["name"] for i, s in enumerate(tt.seats) if i not in locked] if tt else []
-                if not open_seats:
+                what = early_reveal_words(scr)
+                if what is None:
                     await go()
                     return
-                scr.confirm(scr.t("ui.host.reveal_confirm"),
-                             scr.t("ui.host.reveal_what", names=", ".join(open_seats)),
-                             scr.t("ui.host.reveal_yes"), go)
+                scr.confirm(scr.t("ui.host.reveal_confirm"), what, scr.t("ui.host.reveal_yes"), go)
             btns.append(kit.button(scr.t("ui.host.reveal"), reveal, icon=ft.Icons.VISIBILITY))
 
         async def end(e: Any) -> None:
