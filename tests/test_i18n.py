@@ -223,3 +223,21 @@ def test_gnu_msgfmt_accepts_the_po_files():
     for po in sorted(i18n.LOCALE_DIR.glob("*/LC_MESSAGES/*.po")):
         out = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", str(po)], capture_output=True, text=True, timeout=60)
         assert out.returncode == 0 and not out.stderr.strip(), (po, out.stderr)
+
+
+def test_plural_forms_are_chosen_by_babels_translations_of_the_file(tmp_path):
+    """The form comes from Babel's catalog API – the .po compiled (write_mo) into a
+    babel.support.Translations, its ngettext – by the file's own Plural-Forms header (here the old
+    French rule, n > 1, where 0 takes the singular too but a million is plain plural)."""
+    from babel.support import Translations
+
+    d = tmp_path / "fr" / "LC_MESSAGES"
+    d.mkdir(parents=True)
+    (d / "x.po").write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+                            '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
+                            'msgid "g.cards"\nmsgid_plural "n"\nmsgstr[0] "{n} carte"\nmsgstr[1] "{n} cartes"\n',
+                            "utf-8")
+    p = load_catalog(tmp_path)["fr"]["g.cards"]
+    assert isinstance(p, Plural) and isinstance(p.translations, Translations)
+    assert [p.form(n) for n in (0, 1, 2, 1_000_000)] == ["{n} carte", "{n} carte", "{n} cartes", "{n} cartes"]
+    assert p.form(2) == p.translations.ngettext("g.cards", "n", 2)

@@ -25,21 +25,26 @@ version. A translator edits msgstr only (Poedit, Weblate); the keys and msgid_pl
 `load_catalog(dir)` returns `{lang: {key: text}}` where a plural entry's text is a `Plural`: a
 `str` (the last, "many" form – the text the catalog had before plural forms, so code that only
 reads texts sees no change) that also carries `count` (the placeholder's name) and `forms`.
-`companion.i18n.t` picks the form for the count's value.
+`companion.i18n.t` picks the form for the count's value through Babel's catalog API: each .po file
+is compiled as msgfmt would (`write_mo`) into a `babel.support.Translations`, and the form is its
+`ngettext(key, count, n)` – gettext's own choice by the file's Plural-Forms header.
 """
 
 from __future__ import annotations
 
-import gettext
 import io
 import re
 import string
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from babel.core import negotiate_locale
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
 from babel.messages.plurals import get_plural
+from babel.support import Translations
 
 Texts = dict[str, str]  # key -> text (a Plural for a plural entry)
 
@@ -48,18 +53,30 @@ class Plural(str):
     """A message with plural forms: the str value is the last form; `form(n)` picks one.
 
     `rule` is the language's (number of forms, gettext plural expression): the one in the .po
-    file's header when read from a file, else Babel's (CLDR) for the language."""
+    file's header when read from a file, else Babel's (CLDR) for the language. The form is chosen
+    by Babel's `Translations` of the entry's catalog (`ngettext`): the file's when read from one,
+    else a catalog of this one entry under `rule`."""
 
     count: str
     forms: tuple[str, ...]
     rule: tuple[int, str]
+    key: str
+    translations: Any
 
-    def __new__(cls, count: str, forms: Iterable[str], rule: tuple[int, str]) -> Plural:
+    def __new__(cls, count: str, forms: Iterable[str], rule: tuple[int, str], key: str = "",
+                translations: Any = None) -> Plural:
         forms = tuple(forms)
         self = super().__new__(cls, forms[-1])
         self.count = count
         self.forms = forms
         self.rule = (int(rule[0]), rule[1])
+        self.key = key or forms[-1]
+        if translations is None:
+            one = Catalog(fuzzy=False)
+            one.mime_headers = [("Plural-Forms", f"nplurals={self.rule[0]}; plural={self.rule[1]};")]
+            one.add((self.key, count), forms)
+            translations = compiled(one)
+        self.translations = translations
         return self
 
     def form(self, n: object) -> str:
@@ -68,11 +85,19 @@ class Plural(str):
             n = int(n)
         if isinstance(n, bool) or not isinstance(n, int):
             return self.forms[-1]
-        i = _index(self.rule[1])(abs(n))  # CLDR's operand n is the absolute value
-        return self.forms[i] if 0 <= i < len(self.forms) else self.forms[-1]
+        got = self.translations.ngettext(self.key, self.count, abs(n))  # CLDR's operand n is |n|
+        return got if got in self.forms else self.forms[-1]  # (a file with too few forms: problems())
 
     def __reduce__(self):  # pickling/copying keeps the forms
-        return (Plural, (self.count, self.forms, self.rule))
+        return (Plural, (self.count, self.forms, self.rule, self.key))
+
+
+def compiled(cat: Catalog) -> Translations:
+    """A catalog as Babel's Translations, compiled as msgfmt would (fuzzy entries left out)."""
+    buf = io.BytesIO()
+    write_mo(buf, cat)
+    buf.seek(0)
+    return Translations(buf)
 
 
 @cache
@@ -80,12 +105,6 @@ def plural_rule(lang: str) -> tuple[int, str]:
     """(number of forms, gettext plural expression) for `lang`, from Babel (CLDR)."""
     p = get_plural(lang)
     return p.num_plurals, p.plural_expr
-
-
-@cache
-def _index(expr: str) -> Callable[[int], int]:
-    """n -> the index of the plural form (gettext's own evaluation of the expression)."""
-    return gettext.c2py(expr)
 
 
 def negotiate(preferred: Iterable[str], available: Iterable[str]) -> str | None:
@@ -113,12 +132,14 @@ def load_catalog(directory: str | Path) -> dict[str, Texts]:
             with po.open("rb") as f:
                 cat = read_po(f, locale=lang)
             rule = (cat.num_plurals, cat.plural_expr)  # the file's Plural-Forms header
+            translations = compiled(cat)
             for msg in cat:
                 if not msg.id or msg.fuzzy:
                     continue  # the header; an entry marked fuzzy waits for review (as msgfmt leaves it out)
                 if isinstance(msg.id, tuple):
                     key, plural_id = msg.id
-                    texts[key] = Plural(plural_id.strip().strip("{}"), msg.string, rule)  # "n" (or "{n}")
+                    texts[key] = Plural(plural_id.strip().strip("{}"), msg.string, rule, key,  # "n" (or "{n}")
+                                        translations)
                 else:
                     texts[msg.id] = msg.string
     return out
@@ -171,7 +192,7 @@ def as_plurals(messages: Mapping[str, Mapping[str, str]],
             # one form given: the singular, the catalog's text is "other"; several: the last is "other"
             head, other = (given[:-1], given[-1]) if len(given) >= 2 else (given, last)
             n = rule[0]
-            texts[key] = Plural(count, [*(head + [other] * n)[: n - 1], other], rule)
+            texts[key] = Plural(count, [*(head + [other] * n)[: n - 1], other], rule, key)
     return out
 
 
@@ -181,7 +202,6 @@ def write_catalog(messages: Mapping[str, Mapping[str, str]], directory: str | Pa
     import datetime as dt
     import os
 
-    from babel.messages.catalog import Catalog
     from babel.messages.pofile import write_po
 
     when = dt.datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")), dt.UTC)
