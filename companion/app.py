@@ -107,7 +107,7 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
 
     @api.get("/health")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "tables": len(hub.open_tables()), **flet_sessions()}
+        return {"ok": True, "tables": len(hub.open_tables()), "loaded": len(hub.loaded()), **flet_sessions()}
 
     def hosted(request: Request, code: str) -> Any:
         """The table, if this request comes from a browser that holds its host key (the table's

@@ -186,7 +186,10 @@ class Session:
             # not three in a row): the saved language, the device's language, this table's token.
             saved, info, token = await asyncio.gather(
                 self._get("lang"), asyncio.wait_for(p.get_device_info(), 3),
-                self._get(token_key, late=p.route or "/") if token_key else asyncio.sleep(0),
+                # (not asked while this address is locked out: the answer would depend on nothing
+                # but the code, but a guesser is asked nothing – see route())
+                self._get(token_key, late=p.route or "/")
+                if token_key and not self.hub.locked_out(self.conn.client or "") else asyncio.sleep(0),
                 return_exceptions=True)
             if token_key and not isinstance(token, BaseException):
                 self._prefetched[token_key] = token
@@ -448,23 +451,18 @@ class Session:
         self.error = None
         self.token = None
         if len(parts) >= 2 and parts[0] in ("t", "host", "display", "shared"):
-            client = self.conn.client or ""
-            table = self.hub.get(parts[1])
-            if table is None or self.hub.locked_out(client):
-                # A wrong code counts against this connection's own address; while that address
-                # is locked out, only a browser that proves it belongs to the table (host key,
-                # seat token) gets in – a right code alone does not (else guessing goes on).
-                try:
-                    if table is None:
-                        self.hub.lookup(parts[1], client)
-                    elif not await self._holds_credential(table, parts[0], query):
-                        self.hub.lookup("", client)  # (raises "too many wrong codes")
-                except RuleError as e:
-                    self.role = "join_error"
-                    self.error = self.t(e.key, **e.params)
-                    self.render(force=True)
-                    return
-            assert table is not None
+            # A wrong code counts against this connection's own address; while that address is
+            # locked out, every code gets the same answer before anything depends on it (no table
+            # loaded, no storage asked), and only a browser that shows a credential it holds in
+            # hand (host key, seat token) gets in – a right code alone does not (Hub.admit).
+            try:
+                table = self.hub.admit(parts[1], self.conn.client or "",
+                                       self._in_hand(parts[0], normalise_code(parts[1]), query))
+            except RuleError as e:
+                self.role = "join_error"
+                self.error = self.t(e.key, **e.params)
+                self.render(force=True)
+                return
             self.table = table
             if parts[0] == "shared":  # the shared device (pass-and-play, issue 29: views/shared.py)
                 if await self._shared_key(table, query) == RELOAD:
@@ -507,24 +505,28 @@ class Session:
             self.role = "home"
         self.render(force=True)
 
-    async def _holds_credential(self, table: Table, kind: str, query: dict[str, list[str]]) -> bool:
-        """Whether this browser holds a host key (kind "host") or a seat token ("t") of `table`,
-        from its cookies, its address or its storage – without taking the seat yet."""
-        if kind == "display":  # (the display takes the host's key only)
-            kind = "host"
-        if kind == "shared":  # the shared device's token, from storage only
-            return table.is_device(await self._get(f"shared:{table.code}"))
-        key = f"{'host' if kind == 'host' else 'seat'}:{table.code}"
-        found = [self.conn.host_keys.get(table.code)] if kind == "host" else []
-        found += [(query.get("k" if kind == "host" else "s") or [None])[0]]
-        stored = await self._get(key)
-        self._prefetched[key] = stored  # (the token search below reads it again)
-        for tok in [*found, stored]:
-            if kind == "host" and table.is_host(tok):
-                return True
-            if kind != "host" and (table.seat_of(tok) is not None or table.is_spectator(tok)):
-                return True
-        return False
+    def _in_hand(self, kind: str, code: str, query: dict[str, list[str]]) -> Callable[[Table], bool] | None:
+        """Whether the credentials this browser shows without being asked – its address (`?s=`,
+        `?k=`), its host-key cookie, what its page read from storage at load – hold a seat or
+        watcher's place (kind "t"), the host key ("host", "display") or the shared device's token
+        ("shared") at a table; None if it
+        shows none. Nothing is asked of the browser (issue 33: a storage request for `seat:CODE`
+        told a locked-out guesser that CODE exists)."""
+        if kind == "shared":  # the shared device's token: from storage only, never the address
+            tok = self._prefetched.get(f"shared:{code}")
+            return (lambda t: t.is_device(tok)) if isinstance(tok, str) and tok else None
+        if kind == "t":
+            toks = [(query.get("s") or [None])[0], self._prefetched.get(f"seat:{code}")]
+        else:
+            toks = [self.conn.host_keys.get(code), self._prefetched.get(f"host:{code}")]
+            if kind == "host":
+                toks.append((query.get("k") or [None])[0])
+        held = [tok for tok in toks if isinstance(tok, str) and tok]
+        if not held:
+            return None
+        if kind == "t":
+            return lambda t: any(t.seat_of(tok) is not None or t.is_spectator(tok) for tok in held)
+        return lambda t: any(t.is_host(tok) for tok in held)
 
     async def _host_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
         """The host key from this browser's cookie for the table (`tc_h_CODE`, companion/ui/boot.py),

@@ -38,6 +38,7 @@ class RawClient:
         self.prefs: dict[str, Any] = dict(prefs or {})  # the "browser's" storage, answered at once
         self.session_id = session_id  # a reload of the same tab: Flet's session kept in sessionStorage
         self.asked: list[str] = []
+        self.asked_keys: list[Any] = []  # the storage keys the server asked for ("seat:CODE", …)
         self.frames: list[Any] = []
         self.ws: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -83,6 +84,8 @@ class RawClient:
         """Answer the server's calls as a browser would: storage from `prefs`, nothing else."""
         name, args = call.get("name"), call.get("args") or {}
         self.asked.append(str(name))
+        if name in ("get", "set"):
+            self.asked_keys.append(args.get("key"))
         result: Any = None
         if name == "get":
             result = self.prefs.get(args.get("key"))
@@ -111,6 +114,14 @@ class RawClient:
         await self.event(PAGE_ID, "route_change", {"route": route})
 
     def values(self) -> list[Any]:
+        return RawClient.values_of(self.frames)
+
+    @staticmethod
+    def texts_of(frames: list[Any]) -> list[str]:
+        return [v for v in RawClient.values_of(frames) if isinstance(v, str)]
+
+    @staticmethod
+    def values_of(frames: list[Any]) -> list[Any]:
         out: list[Any] = []
 
         def walk(x: Any) -> None:
@@ -122,7 +133,7 @@ class RawClient:
                     walk(v)
             else:
                 out.append(x)
-        for f in self.frames:
+        for f in frames:
             walk(f)
         return out
 

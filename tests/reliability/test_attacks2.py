@@ -16,17 +16,35 @@ from typing import Any
 import pytest
 from flet.messaging.protocol import MessageAction
 
+from companion.table.store import SQLiteStore
+from companion.table.table import Table
 from tests.reliability.raw_client import RawClient
-from tests.reliability.test_attacks import Server, prepared
+from tests.reliability.test_attacks import Server, guess, prepared
 
 GRACE = "1"  # COMPANION_UNSEATED_GRACE: a dropped never-seated session goes within ≈ 11 s here
 ATTACKER = ("127.0.0.7", 0)
+
+
+ENDED = "PQRT"
+
+
+def ended_table(data: Path) -> None:
+    """A finished game in the data directory (not loaded at start: ended tables load on demand)."""
+    store = SQLiteStore(data)
+    t = Table.create(store, ENDED, "sealed_vote", {}, [{"name": "Eva"}, {"name": "Finn"}], 6)
+    for i in range(2):
+        t.request_sync(None, {"op": "join", "seat": i})
+    t.request_sync(t.host_token, {"op": "start"})
+    t.request_sync(t.host_token, {"op": "end"})
+    assert t.phase == "ended"
+    store.close()
 
 
 @pytest.fixture
 def venue(tmp_path: Path) -> Iterator[tuple[Server, str, str, str]]:
     data = tmp_path / "data"
     code, key, token = prepared(data)
+    ended_table(data)
     srv = Server(data, env={"COMPANION_UNSEATED_GRACE": GRACE})
     try:
         yield srv, code, key, token
@@ -146,3 +164,75 @@ def test_frames_a_client_may_not_send() -> None:
     assert f.screen(frame(3, {"target": 1, "name": "disconnect", "data": None})) is None
     click = frame(3, {"target": 9, "name": "click", "data": None})
     assert f.screen(click) is click
+
+
+async def answer(c: RawClient, route: str, needle: str) -> tuple[str, float]:
+    """Go to `route`; the texts of the answer (once `needle` shows) and how long it took."""
+    n = len(c.frames)
+    t0 = time.perf_counter()
+    await c.go(route)
+    while not any(needle in t for t in RawClient.texts_of(c.frames[n:])):
+        assert time.perf_counter() - t0 < 20, f"no answer to {route}"
+        await asyncio.sleep(0.002)
+    took = time.perf_counter() - t0
+    await asyncio.sleep(0.3)  # (the rest of the answer)
+    return " | ".join(RawClient.texts_of(c.frames[n:])), took
+
+
+def wait_seconds(text: str) -> int:
+    import re
+
+    m = re.search(r"wait (\d+) second", text)
+    assert m, text
+    return int(m.group(1))
+
+
+@pytest.mark.slow
+async def test_guessing_past_the_lock_out_learns_nothing(venue: tuple[Server, str, str, str]) -> None:
+    """Item 2: while an address was locked out, a real code made the server ask the browser's
+    storage for `seat:CODE` and an unknown one did not (203 codes in 11 s, all 3 real ones found);
+    tries while locked out were not counted; an ended table's code was loaded for anyone who
+    guessed it (71 ms instead of 0.4 ms, +5 MB). Now: the same answer for a live, an ended and an
+    unknown code, nothing asked, nothing loaded, every try counted."""
+    srv, code, _key, _token = venue
+    loaded = (await asyncio.to_thread(health, srv))["loaded"]
+    # not locked out: an ended table's code is answered like an unknown one, and not loaded
+    async with RawClient(srv.base, "/", local_addr=("127.0.0.8", 0)) as fresh:
+        assert await fresh.wait_for("Tabletop Companion")
+        await answer(fresh, "/t/WXYZ", "There is no table")  # (both answers below come from a join error)
+        ended, _ = await answer(fresh, f"/t/{ENDED}", "There is no table")
+        unknown, _ = await answer(fresh, "/t/WXYZ", "There is no table")
+
+        def same(text: str) -> str:
+            return text.replace(ENDED, "CODE").replace("WXYZ", "CODE")
+        assert same(ended) == same(unknown), (ended, unknown)
+        assert not any(k and ENDED in k for k in fresh.asked_keys), fresh.asked_keys
+    assert (await asyncio.to_thread(health, srv))["loaded"] == loaded, "an ended table was loaded for a guess"
+    async with RawClient(srv.base, "/", local_addr=ATTACKER) as c:
+        assert await c.wait_for("Tabletop Companion")
+        assert await guess(c, 11, forge=False) > 0  # locked out now
+        await asyncio.sleep(6)  # (then the tries below: counted, they start the wait again)
+        asked = len(c.asked_keys)
+        answers: dict[str, list[str]] = {}
+        took: dict[str, list[float]] = {}
+        for _ in range(4):
+            for label, route in (("live", f"/t/{code}"), ("unknown", "/t/WXYZ"), ("ended", f"/t/{ENDED}")):
+                text, dt = await answer(c, route, "Too many wrong codes")
+                answers.setdefault(label, []).append(text)
+                took.setdefault(label, []).append(dt)
+        assert c.asked_keys[asked:] == [], f"storage asked while locked out: {c.asked_keys[asked:]}"
+        assert not any("Welcome" in t or "There is no table" in t for ts in answers.values() for t in ts), answers
+        shapes = {label: {" ".join(w for w in t.replace(code, "CODE").replace("WXYZ", "CODE").replace(ENDED, "CODE")
+                                   .split() if not w.isdigit()) for t in ts}
+                  for label, ts in answers.items()}
+        assert shapes["live"] == shapes["unknown"] == shapes["ended"], shapes
+        print("LOCKED-OUT-ANSWER ms: " + "; ".join(
+            f"{k} " + " ".join(f"{x * 1000:.1f}" for x in v) for k, v in took.items()))
+        # the tries while locked out are counted: ten more in a row, and the wait starts again from
+        # them (before: it ran on from the lock-out, ≥ 9 s ago by now: ≤ 51 s)
+        for i in range(10):
+            await c.go(f"/t/WX{'ACDEFGHJKL'[i]}Y")
+            await asyncio.sleep(0.05)
+        text, _ = await answer(c, "/t/WXYZ", "Too many wrong codes")
+        assert wait_seconds(text.split("Too many wrong codes", 1)[1]) >= 56, text
+    assert (await asyncio.to_thread(health, srv))["loaded"] == loaded
