@@ -83,6 +83,9 @@ def test_the_installed_app_prints_with_its_own_font(installed: dict) -> None:
     run = subprocess.run([str(venv / "bin" / "companion"), *args, str(out)],
                          cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
+    check = subprocess.run([str(venv / "bin" / "companion"), "print", "--all", "--check"],
+                           cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+    assert check.returncode == 2 and "installed copy" in check.stderr  # --all is for a source checkout
     from companion.printing.cli import main as print_main
 
     # the same pages, byte for byte, as the source tree draws them with the tree's font
@@ -114,6 +117,9 @@ def test_the_installed_app_serves_its_page(installed: dict) -> None:
             assert r.status == 200 and b"<html" in r.read().lower()
         with urllib.request.urlopen(base + "/favicon.png", timeout=20) as r:  # our icon, from the package
             assert r.read() == (ROOT / "companion" / "assets" / "web" / "favicon.png").read_bytes()
+        # no printables/ beside an installed package: the host's download is rendered, the same file
+        with urllib.request.urlopen(base + "/print/registration-a4.pdf", timeout=60) as r:
+            assert r.read() == (ROOT / "printables" / "registration-a4.pdf").read_bytes()
     finally:
         proc.terminate()
         try:

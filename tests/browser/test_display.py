@@ -1,7 +1,8 @@
 """The table display (issue 18.1/18.2) in a real browser: for each game's main phase the host's
 screen fits 1280×800 (what the table needs measured by its element boxes), /display/CODE opens
 only with the host's key and shows no secret, and the reveal moment appears. Screenshots of each
-game's display at 1280×800 and 1920×1080 and of each reveal moment go to docs/screenshots/."""
+game's display at 1280×800 and 1920×1080 and of each reveal moment go to the `shots` folder
+(docs/screenshots/ with `make screenshots`)."""
 
 from __future__ import annotations
 

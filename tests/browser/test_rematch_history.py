@@ -1,6 +1,6 @@
 """Issue 21.2/21.3 in a real browser: "Play again" at the scorer takes the host and both phones to
 the new table (the phones without scanning, on their seats); the old game stays readable; the
-history page on the host's computer (screenshot docs/screenshots/history-host.png, 1280×800)."""
+history page on the host's computer (screenshot history-host.png, 1280×800: docs/screenshots/ with `make screenshots`)."""
 
 from __future__ import annotations
 
