@@ -6,6 +6,7 @@ import pytest
 from PIL import Image, ImageOps
 
 from companion.printing import render_pdf
+from companion.printing.cards import FRONT_EDGE_MM
 from companion.printing.decks import CardSpec, Deck, face
 from companion.printing.engine import deck_jobs
 from companion.printing.layout import PAPERS, LayoutOptions, layout_cards
@@ -90,9 +91,13 @@ def test_crop_marks_are_drawn_on_the_cut_lines() -> None:
     # nothing printed between the bleed edge and the paper edge except marks: corners are white
     x0, y0 = min(s.bleed_box[0] for s in lay.pages[0].slots), min(s.bleed_box[1] for s in lay.pages[0].slots)
     assert img.getpixel((x0 - 10, y0 - 10)) > 240
-    # the bleed: card colour runs 3 mm past the outer cut line
+    # cards touch: no colour past the outer cut line either; every front has the same white edge zone
+    # inside its cut (issue 34.4: a miscut shows no sliver of the neighbour), its colour starts there
     s = lay.pages[0].slots[0]
-    assert close(colour_img.getpixel((s.x - mm_to_px(2.5, dpi), s.y + s.h // 2)), rgb(COLOURS[0]))
+    e = mm_to_px(FRONT_EDGE_MM, dpi)
+    assert close(colour_img.getpixel((s.x - mm_to_px(2.5, dpi), s.y + s.h // 2)), (255, 255, 255), 12)
+    assert close(colour_img.getpixel((s.x + e - 3, s.y + s.h // 2)), (255, 255, 255), 12)
+    assert close(colour_img.getpixel((s.x + e + 3, s.y + s.h // 2)), rgb(COLOURS[0]))
 
 
 @pytest.mark.parametrize("backs", ["duplex-long", "duplex-short"])

@@ -66,7 +66,7 @@ def frame(c: Canvas, colour: tuple[int, int, int], border_mm: float = 3.2, radiu
     box = c.inset(border_mm)
     if c.saver:
         c.draw.rectangle(c.full, fill=WHITE)
-        art.rounded(c.draw, box, c.u(radius_mm), fill=WHITE, outline=colour, width=max(2, c.u(1.0)))
+        art.rounded(c.draw, box, c.u(radius_mm), fill=WHITE, outline=colour, width=max(2, c.u(0.6)))
         return box
     c.draw.rectangle(c.full, fill=colour)
     light_border(c, colour)
@@ -125,6 +125,12 @@ def corner_index(c: Canvas, text: str, fill: object, box: tuple[int, int, int, i
 # sheet), never a sliver of a neighbour's colour: no face-down card can be told by its edge.
 # (Unprinted bleed near the paper edge is white too.)
 BACK_EDGE_MM = 4.5
+# The fronts' edge zone, painted by the engine over every rectangular front on a sheet where cards
+# touch (or their outer bleed is cut short): white from the bleed edge to this far inside the cut
+# line. Cards touch, so there is no room for bleed between them; a cut up to this far off shows a
+# slightly wider or narrower white border – the same on every card – never a sliver of the
+# neighbour's colour (nor unprinted paper beside a colour edge).
+FRONT_EDGE_MM = 1.5
 
 
 def back_pattern(c: Canvas, colour: tuple[int, int, int], title: str, subtitle: str,
@@ -205,10 +211,11 @@ def header(c: Canvas, colour: tuple[int, int, int], left: str, right: str, heigh
 def footer(c: Canvas, colour: tuple[int, int, int], height_mm: float = 5, shape: str | None = None) -> int:
     top = c.b + c.h - c.u(height_mm)
     c.draw.rectangle((0, top, c.img.width, c.img.height), fill=mix(colour, WHITE, 0.8) if c.saver else colour)
-    if shape:
-        size = height_mm - 1.6
+    if shape:  # centred in the part above the fronts' white edge zone
+        visible = height_mm - FRONT_EDGE_MM
+        size = max(5.0, visible - 1.0)
         for x in (c.b + c.u(4) + c.u(size) // 2, c.cx, c.b + c.w - c.u(4) - c.u(size) // 2):
-            shape_badge(c, shape, x, top + c.u(height_mm) // 2 - c.u(0.3), size)
+            shape_badge(c, shape, x, top + c.u(visible) // 2, size)
     return top
 
 

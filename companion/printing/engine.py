@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from companion import i18n
 from companion.printing import board as boards
 from companion.printing.art import INK, WHITE, mix
-from companion.printing.cards import render_face
+from companion.printing.cards import FRONT_EDGE_MM, render_face
 from companion.printing.decks import Board, Deck, Face
 from companion.printing.fonts import fit_text, font
 from companion.printing.layout import (
@@ -119,19 +119,35 @@ def _bleed_extents(p: Placed, others: tuple[Placed, ...]) -> tuple[int, int, int
     return ext[0], ext[1], ext[2], ext[3]
 
 
+def _extents(p: Placed, job: PageJob) -> tuple[int, int, int, int]:
+    """How far (left, top, right, bottom) card p's art may run past its cut: its bleed, halfway to a
+    neighbour, and within the page's clip."""
+    el, et, er, eb = _bleed_extents(p, job.placed)
+    if job.clip is not None:
+        cx0, cy0, cx1, cy1 = job.clip
+        el, et = max(0, min(el, p.x - cx0)), max(0, min(et, p.y - cy0))
+        er, eb = max(0, min(er, cx1 - p.x - p.w)), max(0, min(eb, cy1 - p.y - p.h))
+    return el, et, er, eb
+
+
 def _paint_cards(page: Image.Image, job: PageJob) -> None:
     d = ImageDraw.Draw(page)
+    edge = mm_to_px(FRONT_EDGE_MM, job.dpi)
+    # cards that touch (closer than two edge zones) get a white edge zone, all of them alike
+    white_edges = job.shape == "rect" and any(min(_bleed_extents(replace(p, bleed=edge), job.placed)) < edge
+                                              for p in job.placed)
     for p in job.placed:
         img = _face_image(p.face, p.w, p.h, p.bleed, job.dpi, job.ink_saver)
         if job.shape == "circle":
             page.paste(img, (p.x - p.bleed, p.y - p.bleed), _circle_mask(p.w, p.h, p.bleed))
             continue
-        el, et, er, eb = _bleed_extents(p, job.placed)
-        if job.clip is not None:
-            cx0, cy0, cx1, cy1 = job.clip
-            el, et = max(0, min(el, p.x - cx0)), max(0, min(et, p.y - cy0))
-            er, eb = max(0, min(er, cx1 - p.x - p.w)), max(0, min(eb, cy1 - p.y - p.h))
+        el, et, er, eb = _extents(p, job)
         b = p.bleed
+        if white_edges:  # the art from FRONT_EDGE_MM inside the cut; white (unprinted) outside it
+            inner = (p.x + edge, p.y + edge, p.x + p.w - edge, p.y + p.h - edge)
+            if inner[2] > inner[0] and inner[3] > inner[1]:
+                page.paste(img.crop((b + edge, b + edge, b + p.w - edge, b + p.h - edge)), inner[:2])
+            continue
         if (el, et, er, eb) == (b, b, b, b):
             page.paste(img, (p.x - b, p.y - b))
         else:

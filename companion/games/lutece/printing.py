@@ -57,15 +57,18 @@ def lutece_action(c: Canvas, label: str, kind: str, name: str, colour: str, lang
     corner_index(c, label, ink, panel, size_mm=5)
     shape_corners(c, name, panel, 5.0, pad_mm=1.2)
     icon_box = (px0 + c.u(9), py0 + c.u(7), px1 - c.u(9), py0 + c.u(25))
+    tint = mix(col, PAPER, 0.8 if c.saver else 0.55)
     if kind == "character":
-        art.icon_person(c.draw, icon_box, mix(col, PAPER, 0.55), INK)
+        art.icon_person(c.draw, icon_box, tint, INK)
     elif kind == "place":
-        art.icon_temple(c.draw, icon_box, mix(col, PAPER, 0.55), INK)
+        art.icon_temple(c.draw, icon_box, tint, INK)
     else:
-        art.icon_coin(c.draw, icon_box, rgb("#e8b923"), INK, "+3", font("serif", c.u(6)))
+        gold = rgb("#e8b923")
+        art.icon_coin(c.draw, icon_box, mix(gold, PAPER, 0.6) if c.saver else gold, INK, "+3", font("serif", c.u(6)))
     big = (px0 + c.u(3), icon_box[3] + c.u(2), px1 - c.u(3), icon_box[3] + c.u(17))
-    big_glyph(c.draw, big, label if kind != "revenus" else "+3", kind="serif", fill=ink,
-              stroke=max(2, c.u(0.45)), stroke_fill=INK)
+    big_glyph(c.draw, big, label if kind != "revenus" else "+3", kind="serif",
+              fill=mix(col, PAPER, 0.7) if c.saver else ink, stroke=max(2, c.u(0.45)),
+              stroke_fill=mix(col, INK, 0.6) if c.saver else INK)
     caption = t(lang, LUTECE_TEXT[kind]) + ("\n" + t(lang, "print.lutece.revenus_gold") if kind == "revenus" else "")
     fit_text(c.draw, (px0 + c.u(3), big[3] + c.u(1.5), px1 - c.u(3), py1 - c.u(6)), caption,
              kind="bold", max_size=c.u(3.6), fill=INK)

@@ -221,7 +221,8 @@ def lutetia_vote(c: Canvas, value: str, name: str, colour: str, lang: str = "en"
     px0, py0, px1, py1 = panel
     big = (px0 + c.u(6), py0 + c.u(13), px1 - c.u(6), py0 + c.u(46))
     ink = col if sum(col) < 600 else mix(col, INK, 0.3)
-    big_glyph(c.draw, big, value, kind="serif", fill=ink, stroke=max(2, c.u(0.55)), stroke_fill=INK)
+    big_glyph(c.draw, big, value, kind="serif", fill=mix(col, WHITE, 0.55) if c.saver else ink,
+              stroke=max(2, c.u(0.55)), stroke_fill=INK)
     if value in VOTE_TEXT:
         title, rule = (t(lang, key) for key in VOTE_TEXT[value])
         fit_text(c.draw, (px0 + c.u(4), big[3] + c.u(3), px1 - c.u(4), big[3] + c.u(11)), title,
@@ -257,8 +258,8 @@ def lutetia_mod(c: Canvas, value: int, lang: str = "en") -> None:
     px0, py0, px1, py1 = panel
     corner_index(c, f"±{value}", col, panel, size_mm=5)
     big = (px0 + c.u(6), py0 + c.u(11), px1 - c.u(6), py0 + c.u(36))
-    big_glyph(c.draw, big, f"±{value}", kind="serif", fill=mix(col, PAPER, 0.1), stroke=max(2, c.u(0.5)),
-              stroke_fill=INK)
+    big_glyph(c.draw, big, f"±{value}", kind="serif", fill=mix(col, WHITE, 0.6) if c.saver else mix(col, PAPER, 0.1),
+              stroke=max(2, c.u(0.5)), stroke_fill=INK)
     art.dots_row(c, c.cx, py0 + c.u(41), value, c.u(2.0), fill=col, gap=c.u(1.8))
     art.icon_arrows(c.draw, (px0 + c.u(9), py0 + c.u(45), px1 - c.u(9), py0 + c.u(50)), INK)
     fit_text(c.draw, (px0 + c.u(4), py0 + c.u(52), px1 - c.u(4), py0 + c.u(59)),
