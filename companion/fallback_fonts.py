@@ -21,12 +21,14 @@ folder (never into git), woff2 where `brotli` is installed. One emoji costs a ph
 Every URL Flutter may ask for is answered 200 with a valid font – an empty one (no glyph) where
 nothing on this machine covers the slice: on the CanvasKit build (iPhones, Firefox) Flutter's
 fallback does not remember a failed download and asks again at every layout, 13–18 times a
-second for as long as the screen is open. Why a plain "Zoë" or the French interface made it ask
-for Noto Sans Symbols: Flutter checks only code points ≥ U+00A0, and when one of a text's code
-points is missing from the text's fonts it looks for fallback fonts for *all* of that text's code
-points; "ë" is in 140 of Flutter's Noto fonts at once, and its tie-break prefers Noto Sans Symbols.
-A Devanagari name goes to "Noto Sans" the same way (Noto Sans and Noto Sans Devanagari tie; the
-lower index wins). Only openly licensed fonts are used (OFL Noto, Apache Roboto).
+second for as long as the screen is open (each failure ends in a "fonts changed" message, every
+text is laid out again, and the check starts over). Why a plain "Zoë" or the French interface
+made it ask for Noto Sans Symbols: Flutter checks a text's code points ≥ U+00A0 against the
+fonts of the text style's own families only; a text whose style names no family (the seat
+buttons: CanvasKit draws them with its default Roboto, which has "ë") gives it no font to check,
+so every such code point counts as missing. "ë" is in 140 of Flutter's Noto fonts at once, and
+its tie-break prefers Noto Sans Symbols. A Devanagari name goes to "Noto Sans" the same way (it
+covers the name's Latin and Devanagari letters together). Only openly licensed fonts are used (OFL Noto, Apache Roboto).
 """
 
 from __future__ import annotations
