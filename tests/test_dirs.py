@@ -35,3 +35,13 @@ def test_the_commands_default_to_it(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     want = str(tmp_path / "tabletop-companion")
     assert cli.serve_parser().parse_args([]).data_dir == want
     assert history_cli.parser().parse_args(["export", "-"]).data_dir == want
+
+
+def test_history_cli_does_not_import_cli() -> None:
+    """No import loop: both commands take their default folder from companion.dirs."""
+    import subprocess
+
+    code = "import sys, companion.history_cli; print('companion.cli' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1], timeout=60).stdout.strip()
+    assert out == "False"
