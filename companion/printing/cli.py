@@ -116,7 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:  # Ctrl-C: the workers ignore it and stop; the target file is untouched
         start = "\n" if sys.stderr.isatty() else ""  # end a progress bar's line
-        print(f"{start}companion print: interrupted (Ctrl-C); no file was written", file=sys.stderr)
+        what = ("printables/ may be partly regenerated: run companion print --all again" if a.all
+                else "no file was written")
+        print(f"{start}companion print: interrupted (Ctrl-C); {what}", file=sys.stderr)
         return 130
 
 
