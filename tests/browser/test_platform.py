@@ -80,13 +80,15 @@ async def test_four_phones_sealed_vote(browser, server, shots):
     await host.screenshot(path=str(shots / "platform-host-revealed.png"))
     await phones[0][1].screenshot(path=str(shots / "platform-phone-revealed.png"))
 
-    # Undo: the last lock is taken back, the round is open again for Dmitri.
-    # It says first what it will take back – whose, never what (a sealed lock is not shown).
+    # Undo: Dmitri's last lock revealed the round, and a reveal cannot be un-seen – it says so
+    # first, and the round opens again with every choice cleared: everyone chooses again.
     await tap(host, "Undo last action")
-    await see(host, "This takes back a private action of Dmitri (what it was stays secret).")
+    await see(host, "This takes back the reveal: every choice of this round is cleared and everyone chooses again.")
     await tap(host, "Undo", exact=True)
-    await see(host, "3 of 4 have locked")
+    await see(host, "0 of 4 have locked")
     for _, ph in [(None, host), *phones]:  # every screen says what the host undid
-        await see(ph, "The host undid a private action of Dmitri.")
-    await see(phones[3][1], "Lock my choice")
+        await see(ph, "The host took back the reveal: every choice of this round is cleared – everyone chooses again.")
+    for _, ph in phones:
+        await see(ph, "Lock my choice")
+        assert "Locked in" not in await page_text(ph) and "Your choice" not in await page_text(ph)
 
