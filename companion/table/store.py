@@ -9,6 +9,7 @@ and deleting read no log.
 from __future__ import annotations
 
 import filecmp
+import hashlib
 import json
 import os
 import shutil
@@ -275,6 +276,42 @@ CREATE TABLE IF NOT EXISTS history_aliases (
 # tables_meta gets its rows derived from the logs once, on the first metadata read (_backfill).
 
 
+def row_sum(code: Any, seq: Any, entry: Any) -> str:
+    """The checksum of one log row (issue 33: a bit flipped in the stopped file turned a locked
+    bid 973964 into 933964 without a word – SQLite checks its pages' structure, not the values in
+    them). BLAKE2b over the row's own code, sequence number and entry text: any change to one of
+    them, and a row the (code, seq) index finds under another code, fails it. (Not its time `at`:
+    it only dates the entry – the table list, archiving – and is never replayed.)"""
+    h = hashlib.blake2b(digest_size=8)
+    h.update(f"{code}\x00{seq}\x00".encode("utf-8", "surrogatepass"))
+    h.update(str(entry).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def _has_sums(db: sqlite3.Connection) -> bool:
+    return any(r[1] == "sum" for r in db.execute("PRAGMA table_info(log)"))
+
+
+def add_row_sums(db: sqlite3.Connection) -> None:
+    """A data file from before issue 33 gets the log's `sum` column, and a checksum for each of
+    its rows, at its first open (one transaction). A file damaged so that not every row can be
+    read keeps the rows it could not sum without one (read as before: unchecked) – the damage
+    itself is found per table when the logs are read."""
+    if not _has_sums(db):
+        db.execute("ALTER TABLE log ADD COLUMN sum TEXT")
+    db.create_function("row_sum", 3, row_sum, deterministic=True)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("UPDATE log SET sum = row_sum(code, seq, entry) WHERE sum IS NULL")
+        except sqlite3.DatabaseError:
+            db.execute("ROLLBACK")
+            return
+        db.execute("COMMIT")
+    except sqlite3.OperationalError:
+        return  # (read-only: the rows stay unchecked until a writable open)
+
+
 def private_dir(path: Path) -> Path:
     """Create the data directory readable by this user only (0700). A directory that exists already
     keeps its mode: the app never changes a directory it did not create (see `foreign_dir`)."""
@@ -417,7 +454,7 @@ class Salvage:
     """The rows of a damaged file that could be read, walking the table b-tree past damaged pages."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, dict[int, tuple[float, str]]] = {}  # code -> seq -> (at, entry)
+        self.rows: dict[str, dict[int, tuple[float, str, str | None]]] = {}  # code -> seq -> (at, entry, sum)
         self.first: dict[str, int] = {}  # code -> rowid of its first entry
         self.skipped: list[int] = []  # for each stretch of rows that could not be read: its last rowid
 
@@ -492,6 +529,7 @@ class SQLiteStore:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.executescript(SCHEMA)  # reads the schema page only: damage elsewhere shows per table
+            add_row_sums(db)
         except BaseException:
             db.close()
             raise
@@ -565,8 +603,8 @@ class SQLiteStore:
                         continue
                     with self._lock:
                         self._db.execute("BEGIN")
-                        self._db.executemany("INSERT INTO log(code, seq, at, entry) VALUES (?,?,?,?)",
-                                             [(code, *r) for r in rows])
+                        self._db.executemany("INSERT INTO log(code, seq, at, entry, sum) VALUES (?,?,?,?,?)",
+                                             [(code, seq, at, text, row_sum(code, seq, text)) for seq, at, text in rows])
                         self._db.execute("COMMIT")
                     saved += 1
                     copied.add(code)
@@ -624,8 +662,9 @@ class SQLiteStore:
         text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
         with self._lock:
             try:
-                self._db.execute("INSERT INTO log(code, seq, at, entry) VALUES (?,?,?,?)",
-                                 (code, seq, time.time(), text))
+                at = time.time()
+                self._db.execute("INSERT INTO log(code, seq, at, entry, sum) VALUES (?,?,?,?,?)",
+                                 (code, seq, at, text, row_sum(code, seq, text)))
             except sqlite3.IntegrityError as e:
                 raise StoreError("store.err.sequence", code, str(e)) from e
             except sqlite3.DatabaseError as e:  # disk full, read-only, locked, I/O error
@@ -655,7 +694,8 @@ class SQLiteStore:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
                     now = time.time()
-                    self._db.execute("INSERT INTO log(code, seq, at, entry) VALUES (?,?,?,?)", (code, seq, now, text))
+                    self._db.execute("INSERT INTO log(code, seq, at, entry, sum) VALUES (?,?,?,?,?)",
+                                     (code, seq, now, text, row_sum(code, seq, text)))
                     self._history_tables()
                     if self.fault is not None:
                         self.fault("between")
@@ -788,9 +828,12 @@ class SQLiteStore:
         """(seq, at, entry) of a table, all of them or StoreError: its log read past damage only if
         every row of the file could be read."""
         with self._lock:
+            sums = getattr(self, "_sums", None)
+            if sums is None:
+                sums = self._sums = _has_sums(self._db)
             try:
-                rows = self._db.execute("SELECT seq, at, entry FROM log WHERE code=? ORDER BY seq",
-                                        (code,)).fetchall()
+                rows = self._db.execute(f"SELECT seq, at, entry, {'sum' if sums else 'NULL'}, code FROM log "
+                                        "WHERE code=? ORDER BY seq", (code,)).fetchall()
             except sqlite3.OperationalError as e:
                 raise StoreError("store.err.unusable", str(self.path), str(e)) from e
             except sqlite3.DatabaseError as e:
@@ -798,7 +841,13 @@ class SQLiteStore:
                 scan = self._salvage()
                 if not scan.whole(code):  # rows that could not be read may be this table's
                     raise StoreError("store.err.damaged", code, f"its saved log is damaged: {e}") from e
-                rows = [(seq, *row) for seq, row in sorted(scan.rows[code].items())]
+                rows = [(seq, *row, code) for seq, row in sorted(scan.rows[code].items())]
+            for seq, _at, text, total, own in rows:  # every row against its checksum (issue 33)
+                if own != code or (total is not None and total != row_sum(own, seq, text)):
+                    self._damaged(sqlite3.DatabaseError(f"table {code}, entry {seq}: checksum mismatch"))
+                    raise StoreError("store.err.damaged", code,
+                                     f"its saved log is damaged: entry {seq} does not match its checksum")
+            rows = [r[:3] for r in rows]
         if [r[0] for r in rows] != list(range(len(rows))):
             raise StoreError("store.err.damaged", code, f"its saved log has gaps ({len(rows)} entries)")
         return rows
@@ -844,14 +893,14 @@ class SQLiteStore:
         last: int | None = -(2**63)
         while last is not None:
             try:
-                for rowid, code, seq, at, text in self._db.execute(
-                        "SELECT rowid, code, seq, at, entry FROM log NOT INDEXED WHERE rowid > ? ORDER BY rowid",
-                        (last,)):
+                for rowid, code, seq, at, text, total in self._db.execute(
+                        f"SELECT rowid, code, seq, at, entry, {'sum' if _has_sums(self._db) else 'NULL'} "
+                        "FROM log NOT INDEXED WHERE rowid > ? ORDER BY rowid", (last,)):
                     if rowid <= last:  # a damaged page that still parses: the keys are out of order
                         raise sqlite3.DatabaseError("rows out of order")
                     if seq == 0:
                         scan.first[code] = rowid
-                    scan.rows.setdefault(code, {})[seq] = (at, text)
+                    scan.rows.setdefault(code, {})[seq] = (at, text, total)
                     last = rowid
                 break
             except sqlite3.DatabaseError:

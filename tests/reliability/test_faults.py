@@ -569,3 +569,82 @@ def test_the_real_server_starts_on_a_damaged_file_and_tells_the_host(tmp_path: P
     texts = asyncio.run(home())
     for code in lost:
         assert any(f"Table {code} could not be restored" in t and "start a new table" in t for t in texts), texts
+
+
+# ---------------------------------------------------------------- a flipped bit (issue 33.3)
+
+BID = 973964
+
+
+def _bid_tables(d: Path) -> tuple[str, list[str]]:
+    """Three sealed-vote tables in `d`; in the first, seat 0 has locked the bid BID. Returns its code
+    and the other two codes."""
+    store = SQLiteStore(d)
+    codes = []
+    for i, code in enumerate(("BIDS", "CALM", "DUSK")):
+        p = new_table(store, code, "sealed_vote", 3, seed=i, options={"mode": "number", "min": 0, "max": 999999})
+        for s, tok in enumerate(p.tokens):
+            p.table.request_sync(tok, {"op": "act", "action": {"type": "submit", "value": BID if s == 0 and i == 0
+                                                                else 100 + s}})
+        p.table.request_sync(p.tokens[0], {"op": "act", "action": {"type": "lock"}})
+        codes.append(code)
+    store.close()
+    return codes[0], codes[1:]
+
+
+def _flip(path: Path, needle: bytes, bit: int) -> None:
+    data = bytearray(path.read_bytes())
+    at = data.find(needle)
+    assert at >= 0 and data.find(needle, at + 1) < 0, "the bid is in the file once"
+    data[at + 1] ^= bit  # 973964 -> 933964: '7' (0x37) ^ 0x04 = '3'
+    path.write_bytes(bytes(data))
+
+
+def test_a_flipped_bit_in_a_locked_bid_makes_its_table_load_as_damaged(tmp_path: Path) -> None:
+    """Issue 33 (3): one bit flipped in the stopped data file turned a locked bid 973964 into 933964
+    and the table played on with it, without a word. Every log row carries a checksum now: the table
+    is named and kept aside like a damaged one, the others load whole, nothing is rewritten."""
+    d = tmp_path / "data"
+    hit, others = _bid_tables(d)
+    path = d / SQLiteStore.FILE
+    assert not Path(f"{path}-wal").exists()  # (closed cleanly: everything is in the file)
+    _flip(path, str(BID).encode(), 0x04)
+    hub, msg = open_hub(d)
+    assert msg is None
+    assert hit not in hub.tables and sorted(hub.tables) == others, "the damaged table was loaded"
+    named = [p for p in hub.problems if p.get("code") == hit]
+    assert len(named) == 1 and "checksum" in named[0]["reason"], hub.problems
+    text = problem_text("en", named[0])
+    assert hit in text and "could not be restored" in text
+    assert any(p.get("key") == "store.err.damaged_copy" for p in hub.problems)  # a copy of the file as found
+    assert hub.get(hit) is None  # also not on demand
+    for code in others:
+        assert hub.tables[code].phase == "playing"
+    # nothing rewritten: the row is still as the flip left it
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM log WHERE code=? AND entry LIKE '%933964%'", (hit,)).fetchone()[0] == 1
+    db.close()
+
+
+def test_a_data_file_without_checksums_gets_them_at_its_first_open(tmp_path: Path) -> None:
+    """A file from before issue 33 (no `sum` column): it loads as before, its rows get their
+    checksums at the first open – and from then on a flipped bit is found in them too."""
+    d = tmp_path / "data"
+    hit, others = _bid_tables(d)
+    path = d / SQLiteStore.FILE
+    db = sqlite3.connect(path)
+    db.execute("ALTER TABLE log DROP COLUMN sum")  # the layout of before
+    before = db.execute("SELECT code, seq, entry FROM log ORDER BY code, seq").fetchall()
+    db.close()
+    hub, msg = open_hub(d)
+    assert msg is None and not hub.problems and sorted(hub.tables) == sorted([hit, *others])
+    assert hub.tables[hit].state["round"]["choices"]["0"] == BID
+    hub.store.close()
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT code, seq, entry, sum FROM log ORDER BY code, seq").fetchall()
+    db.close()
+    assert [r[:3] for r in rows] == before and all(isinstance(r[3], str) and len(r[3]) == 16 for r in rows)
+    _flip(path, str(BID).encode(), 0x04)
+    hub, _ = open_hub(d)
+    assert hit not in hub.tables and sorted(hub.tables) == others
+    assert [p["code"] for p in hub.problems if p.get("code")] == [hit]
