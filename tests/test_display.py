@@ -98,3 +98,47 @@ async def test_display_follows_a_random_game(game: str) -> None:
     assert moments or game == "quovadis"
     for c in (host, shown, stranger):
         c.close()
+
+
+@pytest.mark.parametrize("game", ["lutece", "sealed_vote"])
+async def test_an_ended_game_shows_game_over_and_its_winner(game: str) -> None:
+    """Issue 30.4: the host ends the table – the display says the game is over, waits for nobody,
+    and names the winner (a game with winners) in the screen's language."""
+    hub = Hub(MemoryStore())
+    server = Server(hub, "http://test")
+    t, tokens = H.make_table(hub, 3, game)
+    sp = specs()[game]
+    r = random.Random(3)
+    for _ in range(25):
+        step = random_step(sp, t.state, 3, r)
+        if step is None:
+            break
+        seat = step.pop("seat")
+        try:
+            await t.request(t.host_token if seat is None else tokens[seat],
+                            {"op": "host_act" if seat is None else "act", "action": step})
+        except Exception:
+            continue
+    pubsub = H.new_pubsub()
+    shown = H.Client(server, f"/display/{t.code}", {f"host:{t.code}": t.host_token, "lang": "de"})
+    await shown.open(pubsub)
+    await t.request(t.host_token, {"op": "end"})
+    await H.quiet([shown])
+    body = screen_text(shown)
+    assert "Spielende" in body and "Warten auf" not in body, body
+    res = sp.outcome(t.state)
+    if res is not None and res.winners:
+        assert "Gewonnen hat " + " und ".join(t.seats[w]["name"] for w in res.winners) in body, body
+    shown.close()
+
+
+def test_a_short_word_on_a_card_stays_on_one_line() -> None:
+    """"Tacos" on a TV's card (60 px type) never breaks as "Taco / s": the card is as wide as its word."""
+    m = D.Moment("k", "Round 1", (D.Card(0, "Tacos"), D.Card(1, "Spaghetti"), D.Card(2, "731942")),
+                 seats=(("Ann", "#d32f2f"), ("Bob", "#1976d2"), ("Zoë", "#388e3c")))
+    for c in m.cards:
+        card = D.card_face(m, c, True, 60)
+        face = card.content.controls[1]
+        assert face.value == c.face
+        assert face.max_lines == 1 and face.no_wrap, c.face
+        assert card.width >= len(c.face) * face.size * 0.62 + 30, (c.face, card.width)

@@ -304,7 +304,7 @@ class Session:
         self._keep()
         if self.table is not None:
             self.table.subscribe(self._changed)  # redrawn again after every change
-        if self.table is not None and follow_up(self.table) and self.role in ("phone", "shared") \
+        if self.table is not None and follow_up(self.table) and self.role in ("phone", "shared", "display") \
                 and self.token is not None:
             await self._follow(self.table, follow_up(self.table))  # a rematch while it slept
             return
@@ -346,8 +346,10 @@ class Session:
         if self._closed or not self._online():  # asleep: off the table's list, re-rendered on reconnect
             self._away_from(table)
             return
-        if follow_up(table) and table is self.table and self.role in ("phone", "shared") and self.token is not None:
-            # A rematch (Hub.rematch): this phone's seat token works at the new table; on it goes.
+        if follow_up(table) and table is self.table and self.role in ("phone", "shared", "display") \
+                and self.token is not None:
+            # A rematch (Hub.rematch): this phone's seat token (the display's host key) works at the
+            # new table; on it goes.
             contextvars.copy_context().run(self.page.run_task, self._follow, table, follow_up(table))
             return
         if self._pending:
@@ -372,6 +374,13 @@ class Session:
             address = f"/shared/{code}"
             await self._set(f"shared:{code}", self.token)
             self._prefetched[f"shared:{code}"] = self.token
+        elif self.role == "display":  # the display (/display/CODE) keeps the host's key (Hub.rematch)
+            nxt = self.hub.get(code)
+            if nxt is None or not nxt.is_host(self.token):
+                return
+            address = f"/display/{code}"  # (the key never goes into the display's address)
+            await self._set(f"host:{code}", self.token)
+            self._prefetched[f"host:{code}"] = self.token  # (route() finds it without asking the browser)
         else:
             address = f"/t/{code}?s={self.token}"
             await self._set(f"seat:{code}", self.token)
@@ -476,6 +485,9 @@ class Session:
                 if not await self._display_key(table):
                     self._leave_table()
                     self.render(force=True)
+                    return
+                if follow_up(table):  # a display opened (or reloaded) on a table that was played again
+                    await self._follow(table, follow_up(table))
                     return
                 address = None
             elif parts[0] == "host":

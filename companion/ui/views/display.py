@@ -125,14 +125,32 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
     status = mod.status(ctx) if mod is not None and hasattr(mod, "status") else default_status(ctx)
     moment = mod.moment(ctx) if mod is not None and hasattr(mod, "moment") else None
     parts: list[ft.Control] = []
-    if status.headline:
+    ended = t.phase == "ended" or t.finished()
+    # Nothing is asked of anyone (a vote revealed, the host about to ask again; the game over): the
+    # last reveal is what the table looks at – the centre of the screen, in the largest type, the
+    # question asked as its headline; the status goes below it in smaller type (issue 30.4).
+    hero = moment is not None and (ended or not (status.waiting or status.sealed))
+    if ended:  # (a game over by its rules says so in its own words; one the host ended: "Game over")
+        parts += ended_part(ctx, width, status.headline if t.phase != "ended" else "")
+    elif status.headline and not hero:
         parts.append(ft.Text(status.headline, size=int(HUGE * _k(width)) if width > 1100 else 32,
                              weight=ft.FontWeight.BOLD,
                              max_lines=2, overflow=ft.TextOverflow.ELLIPSIS))
-    if status.waiting and status.sealed:
+    if status.waiting and status.sealed and not ended:
         parts.append(ft.Text(ctx.waiting_for(list(status.waiting)), size=int(BIG * _k(width)),
                              color=ft.Colors.DEEP_ORANGE_900))
-    parts.append(seat_chips(ctx, status, width))
+    if hero:
+        assert moment is not None
+        shown_hero = MomentView(moment, scr.lang, width, host_panel, True,
+                                key="moment" if host_panel else f"moment:{moment.key}")
+        parts.append(ft.Row([shown_hero], alignment=ft.MainAxisAlignment.CENTER))
+        if status.headline and not ended:
+            parts.append(ft.Row([ft.Text(status.headline, size=int(BIG * _k(width)), weight=ft.FontWeight.W_600,
+                                         color=ft.Colors.ON_SURFACE_VARIANT, max_lines=2,
+                                         overflow=ft.TextOverflow.ELLIPSIS)], alignment=ft.MainAxisAlignment.CENTER))
+    parts.append(seat_chips(ctx, status if not ended else Status(""), width))
+    if hero:
+        moment = None  # (drawn above)
     wide = moment is not None and width >= 1300  # a TV: the board and the last reveal side by side
     board_w = width * 0.56 if wide else width
     drawn: ft.Control | None = None
@@ -149,11 +167,37 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
     else:
         order = (shown, drawn) if moment is not None and moment.first else (drawn, shown)
         parts += [x for x in order if x is not None]
-    if moment is None and mod is None:
+    if moment is None and mod is None and not hero:
         log = ctx.view.get("log") or []
         for item in log[-3:]:
             parts.append(ft.Text(ctx.msg(item), size=BIG))
     return ft.Column(parts, spacing=12, tight=True)
+
+
+def ended_part(ctx: UiContext, width: float, headline: str = "") -> list[ft.Control]:
+    """An ended game on the display: "Game over", who won (by name, with the seat's colour and mark)
+    and the final ranking – or, for a game without winners (a sealed vote), the rounds played."""
+    from companion.games import spec
+
+    t = ctx.table
+    k = _k(width)
+    out: list[ft.Control] = [ft.Text(headline or ctx.t("ui.ended"), size=int(HUGE * k), weight=ft.FontWeight.BOLD)]
+    try:
+        res = spec(t.game_id).outcome(t.state) if t.state is not None else None
+    except Exception:  # a game's outcome() that fails must not take the display down
+        res = None
+    if res is None or not res.winners:
+        return out
+    winners = list(res.winners)
+    out.append(ft.Row([*[kit.seat_dot(ctx.colour(w), int(48 * k)) for w in winners],
+                       ft.Text(ctx.t("display.winners", names=ctx.names(winners)),
+                               size=int(HUGE * k * 1.2), weight=ft.FontWeight.BOLD, color=ft.Colors.GREEN_900,
+                               expand=True)], spacing=12))
+    order = sorted(range(len(res.ranks)), key=lambda i: (res.ranks[i], i))
+    lines = [f"{res.ranks[i]}. {ctx.name(i)}" + ("" if res.scores[i] is None else f"  {res.scores[i]}")
+             for i in order if i < len(t.seats)]
+    out.append(ft.Text("   ·   ".join(lines), size=int(BIG * k), weight=ft.FontWeight.W_600))
+    return out
 
 
 def _k(width: float) -> float:
@@ -198,7 +242,12 @@ def seat_chips(ctx: UiContext, status: Status, width: float) -> ft.Control:
 
 def card_face(m: Moment, c: Card, up: bool, size: int) -> ft.Control:
     name, colour = m.seats[c.seat] if 0 <= c.seat < len(m.seats) else ("?", "#777777")
-    w, h = max(size * 3.2, len(c.note) * size * 0.3 + 20), size * 4.0  # (the word under it fits)
+    face_size = size if len(c.face) <= 8 else int(size * 0.6)
+    # The card is as wide as its word ("Tacos" never breaks as "Taco / s"): about 0.62 em a letter in
+    # bold, plus its padding and border; a long word (over 7 card widths) goes on two lines, smaller.
+    one_line = len(c.face) * face_size * 0.66 + 40
+    w = max(size * 3.2, len(c.note) * size * 0.3 + 20, min(one_line, size * 7.0))
+    h = size * 4.0
     if not up:  # the back: the same for every card
         return ft.Container(width=w, height=h, border_radius=14, bgcolor="#6d3b1a",
                             border=ft.Border.all(4, "#e8c07a"), alignment=ft.Alignment.CENTER,
@@ -210,9 +259,10 @@ def card_face(m: Moment, c: Card, up: bool, size: int) -> ft.Control:
                             ft.Row([kit.seat_dot(colour, int(size * 0.65)), ft.Text(name, size=int(size * 0.5), weight=ft.FontWeight.BOLD,
                                                                        max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
                                                                        expand=True)], spacing=4),
-                            ft.Text(c.face, size=size if len(c.face) <= 5 else int(size * 0.6),
+                            ft.Text(c.face, size=face_size,
                                     weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER,
-                                    max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
+                                    max_lines=1 if one_line <= w else 2, no_wrap=one_line <= w,
+                                    overflow=ft.TextOverflow.ELLIPSIS),
                             ft.Text(c.note, size=int(size * 0.5), weight=ft.FontWeight.W_600, color=edge, max_lines=1,
                                     overflow=ft.TextOverflow.ELLIPSIS)],
                             horizontal_alignment=ft.CrossAxisAlignment.CENTER,
@@ -220,7 +270,7 @@ def card_face(m: Moment, c: Card, up: bool, size: int) -> ft.Control:
 
 
 @kit.component
-def MomentView(m: Moment, lang: str, width: float, host_panel: bool) -> ft.Control:
+def MomentView(m: Moment, lang: str, width: float, host_panel: bool, hero: bool = False) -> ft.Control:
     """A reveal as a moment: the cards turn over together (AnimatedSwitcher, FLIP_S), then the
     outcome in large type; a resolution goes step by step (Next, or a steady pace)."""
     # 0: backs, 1: faces + outcome, 2..: the steps shown. The host's screen draws no timer (its
@@ -249,6 +299,7 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool) -> ft.Contr
         return i18n.t(lang, key, **kw)
     size = int(40 * _k(width)) if width > 1100 else 28
     big = int(BIG * _k(width))
+    head = int(HUGE * _k(width)) if hero else big  # the centre of the screen: what was asked, largest
     flips: list[ft.Control] = []
     for c in m.cards:
         flips.append(ft.Semantics(
@@ -258,9 +309,11 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool) -> ft.Contr
                 key=f"flip{c.seat}",
                 transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
                 reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK)))
-    parts: list[ft.Control] = [ft.Text(m.title, size=big, weight=ft.FontWeight.BOLD)]
+    parts: list[ft.Control] = [ft.Text(m.title, size=head, weight=ft.FontWeight.BOLD,
+                                       text_align=ft.TextAlign.CENTER if hero else None)]
     if flips:
-        parts.append(ft.Row(flips, wrap=True, spacing=12, run_spacing=12))
+        parts.append(ft.Row(flips, wrap=True, spacing=12, run_spacing=12,
+                            alignment=ft.MainAxisAlignment.CENTER if hero else ft.MainAxisAlignment.START))
     if stage >= 1:
         parts += [ft.Text(line, size=big if i else size, weight=ft.FontWeight.BOLD if not i else ft.FontWeight.W_600)
                   for i, line in enumerate(m.outcome)]
@@ -281,8 +334,11 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool) -> ft.Contr
                                kit.button(t("display.next"), nxt, icon=ft.Icons.PLAY_ARROW)], spacing=10)
         else:
             parts += [ft.Text(x, size=26, weight=ft.FontWeight.W_600) for x in m.summary]
-    return ft.Container(content=ft.Column(parts, spacing=10, tight=True), bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
-                        border_radius=16, padding=14, border=ft.Border.all(2, "#e8c07a"))
+    return ft.Container(content=ft.Column(parts, spacing=14 if hero else 10, tight=True,
+                                          horizontal_alignment=ft.CrossAxisAlignment.CENTER if hero else None),
+                        bgcolor=ft.Colors.SURFACE_CONTAINER_LOW, border_radius=16, padding=24 if hero else 14,
+                        border=ft.Border.all(3 if hero else 2, "#e8c07a"),
+                        width=min(width, 1600) if hero else None)
 
 
 # ---------- where the display is shown: /display/CODE and the host's screen during play ----------
