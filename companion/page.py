@@ -73,11 +73,17 @@ PAGE_REF = re.compile(r'\b(src|href)="([A-Za-z0-9_][A-Za-z0-9_./-]*)"')
 # with skwasm, or skwasm_heavy without the browser's codecs; else dart2js with CanvasKit) – and
 # the fonts of the (trimmed) FontManifest. `as=fetch` + crossorigin is what fetch() asks for, so
 # the loader's own requests are served from these preloads. flutter_bootstrap.js is preloaded too:
-# as an `async` script it would otherwise get a low priority behind the megabytes.
+# as an `async` script it would otherwise get a low priority behind the megabytes. CanvasKit's
+# wasm (the build of every non-Chromium browser) is not preloaded but fetched here and handed to
+# CanvasKit's own fetch() of the same URL (`early`): WebKit does not reuse a preload for a fetch()
+# that starts while the preload is still loading – it downloaded the 2.9 MB twice (issue 31.3).
 PRELOAD_JS = """<script>(function(){try{
 var v=%(base)s,f=window.flet||{},r=f.webRenderer||"auto",h=document.head,n=navigator,d=%(static)s;
 function add(p,as,m){if(d.indexOf(p)>=0)return;var l=document.createElement("link");l.rel=m?"modulepreload":"preload";
 l.href=v+p;if(!m){l.as=as;if(as==="fetch")l.crossOrigin="anonymous";}h.appendChild(l);}
+function early(p){if(d.indexOf(p)>=0||!window.fetch)return;var u=new URL(v+p,location.href).href,of=window.fetch,
+got=of.call(window,u,{credentials:"same-origin"}),mine=function(i,o){var a="";try{a=new URL(typeof i==="string"?i:i.url,location.href).href;}catch(e){}
+if(a===u&&got){var g=got;got=null;if(window.fetch===mine)window.fetch=of;return g;}return of.apply(this,arguments);};window.fetch=mine;}
 add("flutter_bootstrap.js","script");
 var blink=n.vendor==="Google Inc."||n.userAgent.indexOf("Edg/")>=0,gc=false;
 try{gc=WebAssembly.validate(new Uint8Array([0,97,115,109,1,0,0,0,1,5,1,95,1,120,0]));}catch(e){}
@@ -87,7 +93,7 @@ if(r!=="canvaskit"&&gc&&blink&&(window.WebGL2RenderingContext||window.WebGLRende
 var s="canvaskit/"+(codecs&&brk?"skwasm":"skwasm_heavy");
 add("main.dart.mjs","script",1);add("main.dart.wasm","fetch");add(s+".js","script",1);add(s+".wasm","fetch");
 }else if(r!=="skwasm"){var c=codecs&&brk?"canvaskit/chromium/":"canvaskit/";
-add("main.dart.js","script");add(c+"canvaskit.js","script",1);add(c+"canvaskit.wasm","fetch");}
+add("main.dart.js","script");add(c+"canvaskit.js","script",1);early(c+"canvaskit.wasm");}
 %(fonts)s.forEach(function(p){add(p,"fetch");});
 }catch(e){}})();</script>
 """
