@@ -46,3 +46,14 @@ def test_a_miscut_front_never_shows_the_neighbours_colour(deck: Deck, paper: str
             for side, ch in itertools.product(range(4), range(3)):
                 vals = [sig[side][ch] for sig in sigs]
                 assert max(vals) - min(vals) <= 6, (deck.name, paper, page.sheet, (mx, my), side, vals)
+
+
+def test_without_crop_marks_the_colour_edge_shows_the_cut() -> None:
+    """No crop marks: nothing but the cards' own edges shows where to cut, so their colour runs to the cut."""
+    from companion.printing.cards import FRONT_EDGE_MM
+
+    lay, jobs = deck_jobs(LP.lutetia_votes(), LayoutOptions(dpi=DPI, backs="none", crop_marks=False))
+    img = paint(jobs[0])
+    s = lay.pages[0].slots[0]
+    inside = img.getpixel((s.x + mm_to_px(FRONT_EDGE_MM, DPI) // 2, s.y + s.h // 2))
+    assert sum(inside) < 600, inside  # the vote's red frame, not white

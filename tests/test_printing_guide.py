@@ -18,12 +18,12 @@ WORDS = {
 }
 
 
-def guide_text(game: str, lang: str, monkeypatch: pytest.MonkeyPatch) -> str:
+def guide_text(game: str, lang: str, monkeypatch: pytest.MonkeyPatch, **options: object) -> str:
     texts: list[str] = []
     orig = engine.fit_text
     monkeypatch.setattr(engine, "fit_text",
                         lambda d, box, text, *a, **k: (texts.append(text), orig(d, box, text, *a, **k))[1])
-    jobs = api.game_jobs(game, paper="a4", backs="duplex-long", dpi=50, lang=lang)
+    jobs = api.game_jobs(game, paper="a4", backs="duplex-long", dpi=50, lang=lang, **options)
     assert jobs[0].kind == "guide"
     engine.paint(jobs[0])
     return "\n".join(texts)
@@ -51,3 +51,10 @@ def test_quo_vadis_says_circles_of_24_and_20_mm(monkeypatch: pytest.MonkeyPatch)
     text = guide_text("quovadis", "en", monkeypatch)
     assert "24 mm and 20 mm circles" in text and "scissors" in text
     assert "crop marks" not in text and "white edge of the backs" not in text and "backs have a white edge" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_without_crop_marks_the_how_to_does_not_name_them(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = guide_text("lutece", lang, monkeypatch, crop_marks=False)
+    assert {"en": "with the crop marks", "de": "mit den Schnittmarken", "fr": "avec les traits de coupe"}[lang] not in text
+    assert {"en": "no crop marks", "de": "keine Schnittmarken", "fr": "pas de traits de coupe"}[lang] in text

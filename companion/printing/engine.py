@@ -133,8 +133,9 @@ def _extents(p: Placed, job: PageJob) -> tuple[int, int, int, int]:
 def _paint_cards(page: Image.Image, job: PageJob) -> None:
     d = ImageDraw.Draw(page)
     edge = mm_to_px(FRONT_EDGE_MM, job.dpi)
-    # cards that touch (closer than two edge zones) get a white edge zone, all of them alike
-    white_edges = job.shape == "rect" and any(min(_bleed_extents(replace(p, bleed=edge), job.placed)) < edge
+    # cards that touch (closer than two edge zones) get a white edge zone, all of them alike – on a
+    # sheet with crop marks (without them, the colour edge where two cards meet is the cut line)
+    white_edges = job.shape == "rect" and bool(job.marks) and any(min(_bleed_extents(replace(p, bleed=edge), job.placed)) < edge
                                               for p in job.placed)
     for p in job.placed:
         img = _face_image(p.face, p.w, p.h, p.bleed, job.dpi, job.ink_saver)
@@ -362,7 +363,8 @@ def guide_jobs(game_title: str, items: list[tuple[str, int, int, int, int]], opt
     duplex = o.backs in ("duplex-long", "duplex-short")
     common = dict(page_px=px, paper_mm=(pw, ph), dpi=o.dpi)
     extra = (("title", game_title), ("items", tuple(items)), ("backs", o.backs), ("offset", o.offset),
-             ("paper", o.paper), ("lang", lang), ("chips", tuple(chips)), ("board", board), ("cards", cards))
+             ("paper", o.paper), ("lang", lang), ("chips", tuple(chips)), ("board", board), ("cards", cards),
+             ("marks", o.crop_marks))
     label = i18n.t(lang, "print.guide.label", game=game_title)
     jobs = [PageJob("guide", extra=(("side", "front"), *extra), label=label, **common)]  # type: ignore[arg-type]
     if duplex:
@@ -370,12 +372,13 @@ def guide_jobs(game_title: str, items: list[tuple[str, int, int, int, int]], opt
     return jobs
 
 
-def guide_cutting(lang: str, cards: bool, chips: tuple[str, ...], board: bool) -> list[str]:
-    """The cutting order, a paragraph per kind of piece the sheets hold: cards (crop marks), round
-    pieces (their diameters: a circle punch or scissors), a board's pieces."""
+def guide_cutting(lang: str, cards: bool, chips: tuple[str, ...], board: bool, marks: bool = True) -> list[str]:
+    """The cutting order, a paragraph per kind of piece the sheets hold: cards (at the crop marks, or
+    along their colour edges without marks), round pieces (their diameters: a circle punch or
+    scissors), a board's pieces."""
     out = []
     if cards:
-        out.append(i18n.t(lang, "print.guide.cut_cards"))
+        out.append(i18n.t(lang, "print.guide.cut_cards" if marks else "print.guide.cut_cards_plain"))
     if chips:
         sizes = chips[0] if len(chips) == 1 else i18n.t(lang, "print.guide.and", a=", ".join(chips[:-1]), b=chips[-1])
         out.append(i18n.t(lang, "print.guide.cut_chips", sizes=sizes))
@@ -474,7 +477,7 @@ def _paint_guide(page: Image.Image, job: PageJob) -> None:
                  fill=INK, align="left")
         y += u(7)
     y += u(3)
-    cut = guide_cutting(lang, e["cards"], e["chips"], e["board"])
+    cut = guide_cutting(lang, e["cards"], e["chips"], e["board"], e.get("marks", True))
     section(i18n.t(lang, "print.guide.cut_head"), "\n".join(cut), 12 + 13 * len(cut))
     if not duplex:
         return
