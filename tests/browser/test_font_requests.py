@@ -101,4 +101,5 @@ async def test_font_requests_end_on_webkit_and_firefox(browser: Any, server: Any
     await asyncio.sleep(WATCH)
     asked = await ph.js("performance.getEntriesByType('resource').map(e => e.name)"
                         ".filter(n => /\\/assets\\/fonts\\/noto|\\/fallback\\//.test(n))")
+    print(f"{engine_name}: {len(asked)} font requests in {WATCH:.0f} s: {asked}")
     assert 0 < len(asked) <= 5, f"{len(asked)} font requests: {sorted(set(asked))[:10]}"
