@@ -33,6 +33,7 @@ covers the name's Latin and Devanagari letters together). Only openly licensed f
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -191,6 +192,7 @@ def media_type(font: bytes) -> str:
     return "font/woff2" if font[:4] == b"wOF2" else "font/otf" if font[:4] == b"OTTO" else "font/ttf"
 
 
+@functools.lru_cache(maxsize=64)
 def empty_font(name: str) -> bytes:
     """A valid font without a glyph but .notdef: the answer where nothing here covers a slice
     (Flutter takes it as downloaded and stops asking; the characters stay boxes)."""
@@ -227,6 +229,7 @@ class FallbackFonts:
         self._cmaps: dict[Path, frozenset[int]] = {}
         self._lock = threading.Lock()
         self._making: dict[str, threading.Lock] = {}
+        self._kept: dict[str, bytes] = {}  # slices that could not be written to the cache folder
 
     def slices(self) -> dict[str, tuple[str, tuple[tuple[int, int], ...]]]:
         """Flutter's table (read once)."""
@@ -292,20 +295,24 @@ class FallbackFonts:
         with self._lock:
             lock = self._making.setdefault(name, threading.Lock())
         with lock:  # one cut per slice, however many phones ask at once
+            if name in self._kept:
+                return self._kept[name]
             if path is not None:
                 try:
                     return path.read_bytes()
                 except OSError:
                     pass
             data = make()
-            if path is not None:
-                try:
-                    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-                    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-                    tmp.write_bytes(data)
-                    os.replace(tmp, path)
-                except OSError:
-                    pass
+            try:
+                if path is None:
+                    raise OSError("no cache folder")
+                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+                tmp.write_bytes(data)
+                os.replace(tmp, path)
+            except OSError:  # kept in memory instead (a few, a slice is ≤ 1 MB): never cut twice
+                if len(self._kept) < 32:
+                    self._kept[name] = data
             return data
 
     def cut(self, src: Path, cps: list[int]) -> bytes:

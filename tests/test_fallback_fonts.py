@@ -125,3 +125,14 @@ def test_a_family_we_do_not_have_is_an_empty_font_never_a_404(client: TestClient
         assert r.status_code == 200 and r.headers["content-type"].startswith("font/")
         with TTFont(io.BytesIO(r.content)) as f:
             assert "cmap" in f
+
+
+def test_without_a_cache_folder_a_slice_is_still_cut_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    roboto = web_dir() / "assets" / "fonts" / "roboto.woff2"
+    fonts = F.FallbackFonts(web_dir() / "main.dart.js", None, {}, [roboto])
+    cuts: list[int] = []
+    real = fonts.cut
+    monkeypatch.setattr(fonts, "cut", lambda src, cps: cuts.append(len(cps)) or real(src, cps))
+    symbols = next(u for u, (n, _) in _slices().items() if n == "Noto Sans Symbols")
+    first = fonts.answer("assets/fonts/" + symbols)
+    assert first and fonts.answer("assets/fonts/" + symbols) == first and len(cuts) == 1
