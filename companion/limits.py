@@ -15,15 +15,52 @@ faces every phone on the Wi-Fi directly, so it refuses what no browser running t
   headers and 1–4 kB (nginx's default buffer is 8 kB, Node's limit 16 kB); the margin is for
   cookies of other apps on the same host name (cookies ignore the port). Answered with
   431 Request Header Fields Too Large and the connection closed.
+- Slow heads (slowloris, issue 33.4): uvicorn waits for a request head as long as the client
+  likes – one address opening 1,100 connections that each sent a header line every 10 s used
+  every file descriptor of a desktop's usual 1,024, and for 40 s every other phone's page and
+  WebSocket failed. Now a connection whose request head is not complete `HEAD_TIMEOUT` seconds
+  after it opened (or after its next request began) is closed (408), and one address may hold
+  at most `HTTP_PER_CLIENT` plain HTTP connections open – the next is answered 503 and closed at
+  once – as it may hold 32 WebSockets (companion/sockets.py; a connection that becomes a WebSocket
+  counts there instead). A browser opens ≤ 6 connections to a server and sends a head in one
+  packet: 64 is far above a household's tabs behind one address, far below the server's files.
+  COMPANION_HTTP_PER_CLIENT=N sets another cap, 0 turns it off (behind a reverse proxy).
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 MAX_WS_MESSAGE = 256 * 1024
 MAX_HEAD_BYTES = 32 * 1024
 MAX_HEADERS = 100
+
+HEAD_TIMEOUT = 10.0  # s for a request head, from the connection (or the request's first byte)
+HTTP_PER_CLIENT = 64
+
+_503 = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+        b"content-length: 32\r\nconnection: close\r\n\r\nToo many connections from you.\r\n")
+_408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
+        b"content-length: 0\r\nconnection: close\r\n\r\n")
+
+
+def http_per_client_from_env(default: int = HTTP_PER_CLIENT) -> int:
+    raw = os.environ.get("COMPANION_HTTP_PER_CLIENT")
+    try:
+        return max(0, int(raw)) if raw else default
+    except ValueError:
+        return default
+
+
+class OpenConnections:
+    """Plain HTTP connections open per client address (the peer address of the connection itself)."""
+
+    per_client = HTTP_PER_CLIENT
+    open: dict[str, int] = {}
+    refused = 0
+    timed_out = 0
+
 
 _431 = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
         b"content-length: 32\r\nconnection: close\r\n\r\nRequest headers are too large.\r\n")
@@ -43,6 +80,59 @@ def http_protocol() -> Any:
         _count = 0
         _in_head = True
         _refused = False
+        _addr: str | None = None  # counted in OpenConnections under this address
+        _head_timer: Any = None
+
+        # ---- connections per client address, and a deadline for each request head (slowloris)
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            addr = str(self.client[0]) if self.client else ""
+            held = OpenConnections.open.get(addr, 0)
+            if OpenConnections.per_client and held >= OpenConnections.per_client:
+                OpenConnections.refused += 1
+                self._refused = True
+                transport.write(_503)
+                transport.close()
+                return
+            OpenConnections.open[addr] = held + 1
+            self._addr = addr
+            self._arm()
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._head_timer = self.loop.call_later(HEAD_TIMEOUT, self._head_late)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_late(self) -> None:
+            self._head_timer = None
+            if not self.transport.is_closing():
+                OpenConnections.timed_out += 1
+                self._refused = True
+                self.transport.write(_408)
+                self.transport.close()
+
+        def _release(self) -> None:
+            addr, self._addr = self._addr, None
+            if addr is not None:
+                left = OpenConnections.open.get(addr, 1) - 1
+                if left > 0:
+                    OpenConnections.open[addr] = left
+                else:
+                    OpenConnections.open.pop(addr, None)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            self._release()
+            super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self) -> None:
+            self._disarm()
+            self._release()  # (a WebSocket now: counted by companion/sockets.py)
+            super().handle_websocket_upgrade()
 
         def data_received(self, data: bytes) -> None:
             if self._refused:
@@ -57,6 +147,8 @@ def http_protocol() -> Any:
         def on_message_begin(self) -> None:
             super().on_message_begin()
             self._in_head, self._head, self._exact, self._count = True, 0, 0, 0
+            if self._addr is not None:
+                self._arm()  # (a keep-alive connection's next request: its head has HEAD_TIMEOUT too)
 
         def on_url(self, url: bytes) -> None:
             self._counted(len(url))
@@ -69,6 +161,7 @@ def http_protocol() -> Any:
 
         def on_headers_complete(self) -> None:
             self._in_head = False
+            self._disarm()
             super().on_headers_complete()
 
         def on_message_complete(self) -> None:
@@ -93,6 +186,7 @@ def http_protocol() -> Any:
                 self.transport.write(_431)
                 self.transport.close()
 
+    OpenConnections.per_client = http_per_client_from_env()
     return LimitedHttpToolsProtocol
 
 

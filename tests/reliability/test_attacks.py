@@ -31,8 +31,15 @@ from tests.reliability.raw_client import RawClient
 PHONE_B = ("127.0.0.2", 0)  # another phone: a source address of its own
 
 
+def _limit_files(n: int) -> None:
+    """In the server's process: at most n open files (a desktop's usual 1,024)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+
+
 class Server:
-    def __init__(self, data: Path, *extra: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, data: Path, *extra: str, env: dict[str, str] | None = None, nofile: int | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = data.parent / f"server-{self.port}.log"
@@ -41,7 +48,8 @@ class Server:
         self.proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port",
                                       str(self.port), "--data-dir", str(data), "--public-url", self.base,
                                       "--no-browser", *extra], cwd=ROOT, env=env,
-                                     stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
+                                     stdout=open(self.log, "ab"), stderr=subprocess.STDOUT,
+                                     preexec_fn=(lambda: _limit_files(nofile)) if nofile else None)
         deadline = time.time() + 60
         while time.time() < deadline:
             assert self.proc.poll() is None, self.log.read_text()[-2000:]

@@ -236,3 +236,80 @@ async def test_guessing_past_the_lock_out_learns_nothing(venue: tuple[Server, st
         text, _ = await answer(c, "/t/WXYZ", "Too many wrong codes")
         assert wait_seconds(text.split("Too many wrong codes", 1)[1]) >= 56, text
     assert (await asyncio.to_thread(health, srv))["loaded"] == loaded
+
+
+async def _http_get(port: int, source: str, path: str = "/", timeout: float = 8) -> int:
+    """A plain GET from a loopback address of its own; the status, 0 if it got none in time."""
+    try:
+        r, w = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)), timeout)
+    except (OSError, TimeoutError):
+        return 0
+    try:
+        w.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/html\r\nConnection: close\r\n\r\n".encode())
+        await w.drain()
+        line = await asyncio.wait_for(r.readline(), timeout)
+        return int(line.split()[1]) if line.startswith(b"HTTP/1.1 ") else 0
+    except (OSError, TimeoutError, ValueError, IndexError):
+        return 0
+    finally:
+        w.close()
+
+
+@pytest.mark.slow
+async def test_slow_request_heads_from_one_address_leave_every_other_client_served(tmp_path: Path) -> None:
+    """Item 4 (slowloris): with a desktop's usual 1,024 open files, one address opening 1,100
+    connections that each send a request head slowly (a header line every 2 s here) used every
+    file descriptor: every other phone's page and WebSocket failed. Now one address holds at most
+    64 plain HTTP connections (the rest: 503 and closed at once), and a head not complete within
+    10 s is closed (408). The attack is bounded: each connection gives up after 25 s."""
+    from companion.limits import HEAD_TIMEOUT, HTTP_PER_CLIENT
+
+    data = tmp_path / "data"
+    code, _key, _token = prepared(data)
+    srv = Server(data, nofile=1024)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+
+    async def slow(i: int) -> str:
+        try:
+            r, w = await asyncio.wait_for(
+                asyncio.open_connection("127.0.0.1", srv.port, local_addr=("127.0.0.9", 0)), 10)
+        except (OSError, TimeoutError):
+            return "not accepted"
+        try:
+            w.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            await w.drain()
+            end = loop.time() + 25
+            while not stop.is_set() and loop.time() < end:
+                try:
+                    got = await asyncio.wait_for(r.read(200), 2)
+                except TimeoutError:
+                    w.write(b"X-Slow: %d\r\n" % i)  # one more header line, never the blank one
+                    await w.drain()
+                    continue
+                return got.split(b" ")[1].decode() if got.startswith(b"HTTP/1.1 ") else "closed"
+            return "held"
+        except OSError:
+            return "closed"
+        finally:
+            w.close()
+
+    try:
+        t0 = loop.time()
+        attack = [asyncio.ensure_future(slow(i)) for i in range(1100)]
+        await asyncio.sleep(3)  # every connection opened and its head begun
+        # another phone: the page, and a WebSocket onto the table, while the attack holds on
+        assert await _http_get(srv.port, "127.0.0.2") == 200, "another client's page failed during the attack"
+        async with RawClient(srv.base, f"/t/{code}", local_addr=("127.0.0.2", 0)) as phone:
+            assert await phone.wait_for("Welcome to the table", 10), "another client's WebSocket failed"
+        results = await asyncio.wait_for(asyncio.gather(*attack), 40)
+        took = loop.time() - t0
+    finally:
+        stop.set()
+        srv.stop()
+    counts = {k: results.count(k) for k in set(results)}
+    print(f"SLOWLORIS: {counts} in {took:.1f} s")
+    assert counts.get("held", 0) == 0, counts  # none kept past the head deadline
+    assert counts.get("503", 0) >= 1100 - HTTP_PER_CLIENT - 5, counts
+    assert counts.get("408", 0) + counts.get("closed", 0) <= HTTP_PER_CLIENT, counts
+    assert took < 25 + HEAD_TIMEOUT, took
