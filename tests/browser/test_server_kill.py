@@ -98,7 +98,8 @@ class Model:
             self.locked[seat] = True
             if all(self.locked):
                 self.revealed = True
-        elif kind == "reveal":
+        elif kind == "reveal":  # an early reveal: a choice not locked does not count (the table's default)
+            self.choice = [c if lk else None for c, lk in zip(self.choice, self.locked, strict=True)]
             self.revealed = True
         elif kind == "ask":
             self.round_no += 1
