@@ -19,6 +19,14 @@ from companion.table.hub import Hub
 from companion.table.store import MemoryStore
 from companion.ui import flet_fast
 from companion.ui.screens import Server
+from companion.ui.views import moment
+
+
+@pytest.fixture(autouse=True)
+def _moments_at_their_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reveal moments' timers (views/moment.py) would interleave their updates with the next
+    steps at the machine's pace: both runs draw every moment at its end instead."""
+    monkeypatch.setattr(moment, "PLAY", False)
 
 
 class _Recorder(H.FakeConnection):

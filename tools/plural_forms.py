@@ -50,6 +50,17 @@ CORE.update({  # the table display (issue 18.1, companion/ui/views/display.py an
     "display.lc.gold": ("count", {"en": "{name} {count} gold", "de": "{name} {count} Gold", "fr": "{name} {count} pièce"}),
 })
 
+CORE.update({  # a phone's reveal moment (issue 30.3, companion/ui/views/moment.py and the games' display.py)
+    "moment.sv.yours": ("count", {"en": "Your {choice} – {count} of {of} chose it",
+                                  "de": "Du: {choice} – {count} von {of} wählte das",
+                                  "fr": "Votre choix : {choice} – {count} sur {of} l’a choisi"}),
+    "moment.lc.take": ("count", {"en": "You take {slot} for {count} gold", "de": "Du nimmst {slot} für {count} Gold",
+                                 "fr": "Vous prenez {slot} pour {count} pièce"}),
+    "moment.qv.yours": ("count", {"en": "Your {count} senator voted {vote}: {outcome}",
+                                  "de": "Dein {count} Senator stimmte {vote}: {outcome}",
+                                  "fr": "Votre {count} sénateur a voté {vote} : {outcome}"}),
+})
+
 CORE.update({  # an early reveal's choices not locked (issue 30.2, companion/ui/views/host.py)
     "ui.host.reveal_drop": ("n", {"en": "{n} choice is not locked and will not count: {names}.",
                                   "de": "{n} Wahl ist nicht festgelegt und zählt nicht: {names}.",

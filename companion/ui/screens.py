@@ -36,6 +36,7 @@ from companion.ui.views import history as _history
 from companion.ui.views import home as _home
 from companion.ui.views import host as _host
 from companion.ui.views import join as _join
+from companion.ui.views import moment as _moment
 from companion.ui.views import phone as _phone
 from companion.ui.views import seats as _seats
 from companion.ui.views import shared as _shared
@@ -138,6 +139,7 @@ class Screen(Session):
         self._seat_slot = kit.Slot()
         self._row_slots = {}
         self._turn_slot = kit.Slot()
+        _moment.forget(self)
 
     async def _force_refresh(self) -> None:
         """For game screens: redraw after a change of ctx.local (a selection on this phone)."""
@@ -249,6 +251,7 @@ class Screen(Session):
             self._bump()  # the game's part is not on screen (yet): the whole screen
             return
         _phone.redraw_turn(self)  # the banner comes or goes with the game's part
+        _moment.redraw_moment(self)  # a phone's reveal moment too (views/moment.py)
         if self._display_in_tree and self.table is not None:
             host_panel = self._display_host
             dsig = _display.display_sig(self, host_panel)

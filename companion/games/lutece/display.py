@@ -104,3 +104,29 @@ def moment(ctx: UiContext) -> Moment | None:
     return Moment(f"lc{v.get('round')}:{len(v.get('resolution') or [])}",
                   ctx.t("display.lc.reveal", round=v.get("round", 1)), tuple(cards), (), tuple(steps), summary,
                   seats=tuple((s["name"], s["colour"]) for s in ctx.table.seats), first=v.get("phase") == "refill")
+
+
+def yours(ctx: UiContext, m: Moment) -> str:
+    """A phone's moment (companion/ui/views/moment.py): what the resolution did for this seat, slot
+    by slot – "You take A for 3 gold", "Bob outbid you for B"."""
+    me = ctx.seat
+    events = ctx.view.get("resolution") or []
+    takers = {(e.get("params") or {}).get("slot"): (e.get("params") or {}).get("seat") for e in events
+              if e["key"] in ("lutece.ev.take", "lutece.ev.take_sole")}
+    lines: list[str] = []
+    for e in events:
+        p = e.get("params") or {}
+        if p.get("seat") != me or p.get("slot") is None:
+            continue
+        k = e["key"]
+        if k in ("lutece.ev.take", "lutece.ev.take_sole"):
+            lines.append(ctx.t("moment.lc.take", slot=p["slot"], count=p.get("cost", 0)))
+        elif k in ("lutece.ev.refund", "lutece.ev.refund_no_bonus") and isinstance(takers.get(p["slot"]), int):
+            lines.append(ctx.t("moment.lc.outbid", name=ctx.name(takers[p["slot"]]), slot=p["slot"]))
+        elif k in ("lutece.ev.refund_tie", "lutece.ev.refund_tie_no_bonus"):
+            lines.append(ctx.t("moment.lc.tie", slot=p["slot"]))
+        elif k == "lutece.ev.cannot_pay":
+            lines.append(ctx.t("moment.lc.cannot_pay", slot=p["slot"]))
+    if not lines and me is not None and str(me) in (ctx.view.get("revealed") or {}):
+        lines.append(ctx.t("moment.lc.nothing"))
+    return " · ".join(lines)

@@ -137,3 +137,26 @@ def moment(ctx: UiContext) -> Moment | None:
     return Moment(f"lt{n}", ctx.t("display.lt.reveal"), tuple(cards), lines,
                   seats=tuple((s["name"], s["colour"]) for s in ctx.table.seats),
                   first=v.get("phase") in ("reveal", "after"))
+
+
+def yours(ctx: UiContext, m: Moment) -> str:
+    """A phone's moment (companion/ui/views/moment.py): this seat's card and what it did –
+    "Your 20 decided it: Approved", "Your 10 (against) – Approved"."""
+    out = ctx.view.get("outcome")
+    mine = next((c for c in m.cards if c.seat == ctx.seat), None)
+    if not out or mine is None or mine.good is None:
+        return ""
+    result = ctx.t("lutetia.ui.outcome_yes") if out["approved"] else ctx.t("lutetia.ui.outcome_no")
+    reason = out.get("reason") or {}
+    value = int(mine.face) if mine.face.isdigit() else 0
+    pro, contra = out.get("pro", 0), out.get("contra", 0)
+    if reason.get("key", "").startswith("lutetia.reason.m_"):
+        decided = (reason.get("params") or {}).get("name") == ctx.table.seats[ctx.seat]["name"]
+    elif mine.good:  # a tie approves: without this card, would it still have been approved?
+        decided = out["approved"] and pro - value < contra
+    else:
+        decided = not out["approved"] and contra - value <= pro
+    if decided:
+        return ctx.t("moment.lt.decided", card=mine.face, outcome=result)
+    side = ctx.t("lutetia.side.for" if mine.good else "lutetia.side.against")
+    return ctx.t("moment.lt.yours", card=mine.face, side=side, outcome=result)

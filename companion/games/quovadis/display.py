@@ -130,3 +130,23 @@ def moment(ctx: UiContext) -> Moment | None:
     title = ctx.t("display.qv.vote_done", name=ctx.name(op.get("seat")), a=op.get("a"), b=op.get("b"))
     return Moment(f"qv{start}", title, tuple(cards), (result,),
                   seats=tuple((s["name"], s["colour"]) for s in ctx.table.seats))
+
+
+def yours(ctx: UiContext, m: Moment) -> str:
+    """A phone's moment (companion/ui/views/moment.py): the ballot's outcome for this seat's senator
+    (the mover's: moves or stays) or this seat's vote in it."""
+    log = ctx.view.get("log") or []
+    start = max((i for i, e in enumerate(log) if e["key"] == "quovadis.log.vote_open"), default=None)
+    if start is None or ctx.seat is None:
+        return ""
+    op = log[start].get("params") or {}
+    passed = any(e["key"] == "quovadis.log.vote_passed" for e in log[start + 1:])
+    if op.get("seat") == ctx.seat:
+        return ctx.t("moment.qv.moves" if passed else "moment.qv.stays", a=op.get("a"), b=op.get("b"))
+    for e in log[start + 1:]:
+        p = e.get("params") or {}
+        if e["key"] in ("quovadis.log.vote_yes", "quovadis.log.vote_no") and p.get("seat") == ctx.seat:
+            vote = ctx.t("display.qv.yes" if e["key"].endswith("yes") else "display.qv.no")
+            return ctx.t("moment.qv.yours", vote=vote, count=p.get("weight", 1),
+                         outcome=ctx.t("moment.qv.passed" if passed else "moment.qv.failed"))
+    return ""

@@ -52,3 +52,24 @@ def moment(ctx: UiContext) -> Moment | None:
     title = f"{ctx.t('sv.round', n=h['round_no'])}: {_question(ctx, h['question'])}"
     return Moment(f"sv{h['round_no']}", title, cards, out,
                   seats=tuple((x["name"], x["colour"]) for x in ctx.table.seats))
+
+
+def yours(ctx: UiContext, m: Moment) -> str:
+    """A phone's moment (companion/ui/views/moment.py): this seat's choice and how the round went
+    for it – "Your Yes – 3 of 4 chose it", "Your 20 is the highest"."""
+    hist = ctx.view.get("history") or []
+    if not hist or ctx.seat is None:
+        return ""
+    h = hist[0]
+    mine = next((r for r in h["rows"] if r["seat"] == ctx.seat), None)
+    if mine is None:
+        return ""
+    if mine["value"] is None:
+        return ctx.t("moment.sv.none")
+    value = ctx.tv(mine["value"])
+    if h["question"]["mode"] == "number":
+        if ctx.seat in (h["summary"].get("top") or ()):
+            return ctx.t("moment.sv.highest", value=value)
+        return ctx.t("moment.sv.value", value=value)
+    same = sum(1 for r in h["rows"] if r["value"] == mine["value"])
+    return ctx.t("moment.sv.yours", choice=value, count=same, of=len(h["rows"]))

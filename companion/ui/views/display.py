@@ -72,6 +72,7 @@ class Moment:
     summary: tuple[str, ...] = ()
     seats: tuple[tuple[str, str], ...] = field(default=())  # (name, colour) per seat, for drawing
     first: bool = False  # what the table looks at now: drawn above the board (a narrow display)
+    yours: str = ""  # a phone's moment: the outcome for its own seat ("Your Yes – …"; views/moment.py)
 
 
 def game_display(ctx: UiContext) -> ModuleType | None:
@@ -271,12 +272,13 @@ def card_face(m: Moment, c: Card, up: bool, size: int) -> ft.Control:
 
 @kit.component
 def MomentView(m: Moment, lang: str, width: float, host_panel: bool, hero: bool = False) -> ft.Control:
-    """A reveal as a moment: the cards turn over together (AnimatedSwitcher, FLIP_S), then the
-    outcome in large type; a resolution goes step by step (Next, or a steady pace)."""
-    # 0: backs, 1: faces + outcome, 2..: the steps shown. The host's screen draws no timer (its
-    # messages stay the same on every run): its cards turn over when the next reveal replaces them
-    # (the switcher stays, its card changes); the display turns them over a moment after they came.
-    first = 1 if host_panel else 0
+    """A reveal as a moment: the cards turn over together (AnimatedSwitcher, FLIP_S), and only once
+    they have turned the outcome in large type; a resolution goes step by step (Next, or a steady
+    pace on the display). The host's screen plays the same moment (its steps at the host's Next)."""
+    from companion.ui.views import moment as _moment
+    # 0: backs, 1: faces (turning), 2: + the outcome, 3..: the steps shown.
+    timed = _moment.PLAY or not host_panel
+    first = 0 if timed else 2
     state, set_state = ft.use_state((m.key, first))
     stage = state[1] if state[0] == m.key else first
 
@@ -284,14 +286,16 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool, hero: bool 
         set_state((m.key, n))
 
     async def run() -> None:
-        if host_panel:
+        if not timed:
             return
-        await asyncio.sleep(0.25)
+        await asyncio.sleep(_moment.BACKS_S)
         set_stage(1)
+        await asyncio.sleep(FLIP_S)  # the outcome after the cards have turned, never under their backs
+        set_stage(2)
         if m.steps and not host_panel:  # the display goes on at a steady pace
             for n in range(len(m.steps)):
                 await asyncio.sleep(STEP_S)
-                set_stage(2 + n)
+                set_stage(3 + n)
     ft.use_effect(run, [m.key])
     from companion import i18n
 
@@ -314,11 +318,11 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool, hero: bool 
     if flips:
         parts.append(ft.Row(flips, wrap=True, spacing=12, run_spacing=12,
                             alignment=ft.MainAxisAlignment.CENTER if hero else ft.MainAxisAlignment.START))
-    if stage >= 1:
+    if stage >= 2:
         parts += [ft.Text(line, size=big if i else size, weight=ft.FontWeight.BOLD if not i else ft.FontWeight.W_600)
                   for i, line in enumerate(m.outcome)]
-    if m.steps and stage >= 1:
-        shown = max(0, stage - 1)
+    if m.steps and stage >= 2:
+        shown = max(0, stage - 2)
         if shown:
             head, lines = m.steps[shown - 1]
             parts.append(ft.Container(content=ft.Column(

@@ -1,0 +1,138 @@
+"""A phone's reveal moment (issue 30.3): the same moment as the table display's – the cards turning
+over, then the outcome once they have turned – from the phone's own seat ("Your Yes – …", "You take
+A for 3 gold"), short and skippable: a tap closes it, and it closes itself after HOLD_S.
+
+Drawn from the seat's own view only (the game's display `moment(ctx)` on this seat's context, plus
+its `yours(ctx, moment)` line): what this seat may see and nothing of another seat's secrets. It
+lives in a slot of its own on the phone's screen (like the turn banner): a reveal redraws it without
+the frame around it, and its timers redraw only this component.
+
+A phone plays only a reveal that happens while it is open: the moment already there when the screen
+first drew (a reload, a late join) is not played again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion import i18n
+from companion.ui import kit
+from companion.ui.kit import UiContext
+from companion.ui.views import display as _display
+from companion.ui.views.display import FLIP_S, Moment
+
+if TYPE_CHECKING:
+    from companion.ui.screens import Screen
+
+PLAY = True  # False: moments drawn at their end at once, no timers (tests comparing message streams)
+BACKS_S = 0.25  # the backs before they turn
+HOLD_S = 4.0  # the outcome stays this long after the cards have turned, then the moment closes
+CARD = 22  # a card's size on a phone (display.card_face)
+_UNSET = object()
+
+
+def seat_moment(ctx: UiContext) -> Moment | None:
+    """The last reveal as this seat sees it: the display's moment built from the seat's own view,
+    with the game's line for this seat (`yours`). Worked out once per state, seat and language."""
+    mod = _display.game_display(ctx)
+    if mod is None or not hasattr(mod, "moment"):
+        return None
+
+    def make() -> Moment | None:
+        m = mod.moment(ctx)
+        if m is None or ctx.seat is None or not hasattr(mod, "yours"):
+            return m
+        from dataclasses import replace
+        return replace(m, yours=mod.yours(ctx, m) or "", first=False)
+    memo = getattr(ctx.table, "memo", None)
+    if memo is None:
+        return make()
+    return memo(f"seat moment:{ctx.seat}:{ctx.lang}", make)  # type: ignore[no-any-return]
+
+
+def _drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
+    t = scr.table
+    m = seat_moment(scr.ctx()) if t is not None and t.state is not None and scr.seat is not None else None
+    seen = getattr(scr, "_moment_seen", _UNSET)
+    if seen is _UNSET:  # the moment there when this screen first drew: not played
+        scr._moment_seen = seen = m.key if m is not None else None  # type: ignore[attr-defined]
+    play = m is not None and m.key != seen
+    lang = scr.lang
+    if not play or m is None:
+        return ("moment", lang, None), lambda: ft.Container(visible=False)
+    return ("moment", lang, m), lambda: SeatMoment(m, lang, key=f"sm:{m.key}")
+
+
+def moment_part(scr: Screen) -> ft.Control:
+    """The moment's place at the top of a seated phone's game screen, a slot of its own."""
+    slot = getattr(scr, "_moment_slot", None)
+    if slot is None:
+        slot = scr._moment_slot = kit.Slot()  # type: ignore[attr-defined]
+    sig, fn = _drawn(scr)
+    return kit.live(slot, sig, fn, key="moment")
+
+
+def redraw_moment(scr: Screen) -> None:
+    """After a change at the table: the moment again if a new reveal came (or it went)."""
+    slot = getattr(scr, "_moment_slot", None)
+    if slot is None or not slot.on_screen() or scr.role != "phone":
+        return
+    sig, fn = _drawn(scr)
+    if sig != slot.shown:
+        slot.redraw(sig, fn)
+
+
+def forget(scr: Screen) -> None:
+    """A new route (another table, a rematch): its first moment is not played."""
+    scr._moment_slot = kit.Slot()  # type: ignore[attr-defined]
+    scr._moment_seen = _UNSET  # type: ignore[attr-defined]
+
+
+@kit.component
+def SeatMoment(m: Moment, lang: str) -> ft.Control:
+    """The cards turn over (the display's card faces, smaller), then this seat's outcome in large
+    type and the table's under it; a tap anywhere on it closes it."""
+    # 0: backs, 1: faces turning, 2: the outcome, 3: closed
+    state, set_state = ft.use_state((m.key, 0 if PLAY else 2))
+    stage = state[1] if state[0] == m.key else (0 if PLAY else 2)
+
+    def set_stage(n: int) -> None:
+        set_state((m.key, n))
+
+    async def run() -> None:
+        if not PLAY:
+            return
+        await asyncio.sleep(BACKS_S)
+        set_stage(1)
+        await asyncio.sleep(FLIP_S)
+        set_stage(2)
+        await asyncio.sleep(HOLD_S)
+        set_stage(3)
+    ft.use_effect(run, [m.key])
+    if stage >= 3:
+        return ft.Container(visible=False)
+
+    async def skip(e: Any) -> None:
+        set_stage(3)
+    flips: list[ft.Control] = []
+    for c in m.cards:
+        flips.append(ft.AnimatedSwitcher(
+            content=_display.card_face(m, c, stage >= 1, CARD), key=f"flip{c.seat}",
+            transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
+            reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK))
+    parts: list[ft.Control] = [ft.Row([ft.Text(m.title, size=18, weight=ft.FontWeight.BOLD, expand=True),
+                                       ft.Icon(ft.Icons.CLOSE, size=22)], spacing=6)]
+    if flips:
+        parts.append(ft.Row(flips, wrap=True, spacing=6, run_spacing=6))
+    if stage >= 2:
+        if m.yours:
+            parts.append(ft.Text(m.yours, size=26, weight=ft.FontWeight.BOLD))
+        parts += [ft.Text(x, size=18, weight=ft.FontWeight.W_600) for x in m.outcome]
+        if m.steps and not m.yours:  # (a resolution: its summary, the steps stay on the screen below)
+            parts += [ft.Text(x, size=16) for x in m.summary]
+    return ft.Container(content=ft.Column(parts, spacing=8, tight=True), on_click=skip,
+                        tooltip=i18n.t(lang, "moment.skip"), bgcolor=ft.Colors.AMBER_50, border_radius=16,
+                        padding=12, border=ft.Border.all(3, "#e8c07a"))
