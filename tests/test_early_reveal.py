@@ -5,7 +5,8 @@ Issue 30, item 2: a choice submitted but not locked is half made. The table opti
 what it is worth: "drop" (default) – not counted, the seat counts as one that never chose – or
 "count" – counted, and marked "not locked" wherever it shows (the tally, the moment card, the
 history line, host, display and phones, en/de/fr). LUTETIA's rules have no vote without a card:
-its early reveal (only once every seat has chosen) counts them, marked. Before the reveal, a
+its early reveal (only once every seat has chosen) counts them, marked. Quo Vadis' secret ballot
+locks each vote as it is cast: no choice is ever half made there, so it has no option. Before the reveal, a
 seat with a choice not locked reads "chosen, not locked" on every screen.
 """
 
@@ -193,6 +194,18 @@ def test_lutetia_early_reveal_counts_the_card_marked() -> None:
         assert NOT_LOCKED[lang] in notes[2] and NOT_LOCKED[lang] not in notes[0], notes
         cy = next(e for e in log if e["key"].endswith("_unlocked"))
         assert NOT_LOCKED[lang] in ctx(t, None, lang=lang).msg(cy)
+
+
+def test_quo_vadis_secret_votes_are_locked_as_cast() -> None:
+    from companion.games.quovadis import rules as qv
+
+    assert all(o.name != "unlocked" for o in qv.OPTIONS)
+    st = qv.setup({"ballot": "secret"}, [{"name": n} for n in NAMES], 1)
+    st["vote"] = {"mover": 0, "from": 1, "to": 2, "needed": 3, "own": 0, "voters": [1, 2],
+                  "weights": {"1": 1, "2": 1}, "secret": True, "answers": {}, "round": sealed.new_round([1, 2])}
+    st["phase"] = "vote"
+    st = qv.apply(st, {"type": "vote", "seat": 1, "yes": True})
+    assert st["vote"]["round"]["locked"] == [1] and sealed.unlocked(st["vote"]["round"]) == []
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
