@@ -104,7 +104,7 @@ ICON_SUBSET_DIR = resources.path("assets/icons")
 # zlib's gzip -9; used as the gzip copy only while the installed file is the one recorded.
 PRECOMPRESSED = ["main.dart.wasm", "canvaskit/skwasm.wasm"]
 PRECOMPRESSED_DIR = resources.path("assets/precompressed")
-RULES = "3"  # bump when a change here alters what is served for the same files
+RULES = "4"  # bump when a change here alters what is served for the same files (4: font slices, not a 302 to the whole font)
 # Flet imports its control modules lazily, on first use – i.e. inside the first session after a
 # start, on that phone's critical path (~0.3 s of CPU; seconds on a loaded machine). Imported in
 # the background at start-up instead.
