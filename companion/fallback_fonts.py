@@ -269,8 +269,14 @@ class FallbackFonts:
         """The font for a path Flutter asks for (below the web root, `assets/fonts/…`): its
         slice's glyphs, or an empty font where nothing here covers it. None for a URL that is
         not in Flutter's table while a whole font of its family is here (the caller sends that)."""
-        url = rel.removeprefix("assets/fonts/")
         family = asked_family(rel) or "font"
+        try:
+            return self._answer(rel, family)
+        except Exception:  # noqa: BLE001 - a font that cannot be cut: still a font, or Flutter asks forever
+            return empty_font(family)
+
+    def _answer(self, rel: str, family: str) -> bytes | None:
+        url = rel.removeprefix("assets/fonts/")
         entry = self.slices().get(url) if self.sources else None
         if entry is None:
             return None if family in self.found else empty_font(family)

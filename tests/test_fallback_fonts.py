@@ -136,3 +136,14 @@ def test_without_a_cache_folder_a_slice_is_still_cut_once(monkeypatch: pytest.Mo
     symbols = next(u for u, (n, _) in _slices().items() if n == "Noto Sans Symbols")
     first = fonts.answer("assets/fonts/" + symbols)
     assert first and fonts.answer("assets/fonts/" + symbols) == first and len(cuts) == 1
+
+
+def test_a_font_that_cannot_be_cut_still_gets_a_font(tmp_path: Path) -> None:
+    broken = tmp_path / "NotoColorEmoji.ttf"
+    broken.write_bytes((F.OWN_DIR / "NotoColorEmoji.ttf").read_bytes()[:4096])  # a cmap, then nothing
+    fonts = F.FallbackFonts(web_dir() / "main.dart.js", tmp_path, {"notocoloremoji": broken})
+    fonts.cmap = lambda f: frozenset(range(0x1F300, 0x1FAFF))  # type: ignore[method-assign]
+    body = fonts.answer(EMOJI.format(7))
+    assert body is not None
+    with TTFont(io.BytesIO(body)) as f:
+        assert not f.getBestCmap()
