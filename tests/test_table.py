@@ -71,6 +71,27 @@ def test_after_start_newcomers_watch_until_seated():
     assert t.seat_of(spec) == 2
 
 
+def test_presence_follows_the_device_not_the_seat():
+    """Issue 30.5: a screen counts its device's token present; a phone freed and seated again (or
+    moved by a swap) is "here" at once on its new seat, and a freed seat is free, not here."""
+    t = new_table()
+    toks = seat_all(t)
+    t.request_sync(t.host_token, {"op": "start"})
+    for tok in toks:
+        t.connect(tok)
+    t.request_sync(t.host_token, {"op": "free", "seat": 2})
+    assert t.seat_status(2) == "free"
+    watcher = t.request_sync(None, {"op": "spectate", "name": "Cy"})["token"]
+    t.connect(watcher)  # the freed phone, watching now (its screen is connected)
+    t.request_sync(t.host_token, {"op": "seat", "seat": 2, "token": watcher})
+    assert t.seat_status(2) == "connected" and t.presence[2] == 1
+    t.disconnect(toks[0])
+    t.request_sync(t.host_token, {"op": "swap", "a": 0, "b": 1})
+    assert (t.seat_status(0), t.seat_status(1)) == ("connected", "joined")
+    t.connect(1)  # (by seat: the token now on it)
+    assert t.presence[1] == 1
+
+
 @pytest.mark.parametrize("op", [
     {"op": "start"}, {"op": "undo"}, {"op": "end"}, {"op": "free", "seat": 0}, {"op": "swap", "a": 0, "b": 1},
     {"op": "seat", "seat": 0, "token": "x"}, {"op": "host_act", "action": {"type": "reveal"}},

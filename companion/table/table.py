@@ -119,7 +119,10 @@ class Table:
         self._cache: dict[tuple[str, int | None], Any] = {}
         self.setup_seats: list[dict[str, Any]] = []  # names/colours as given to setup
         self.version = 0
-        self.presence: dict[int, int] = {}  # seat -> live sessions (not logged)
+        # Live screens per device token (not logged): a seat is "here" while a screen holding its
+        # token is connected. Kept by token, not by seat, so it follows the token wherever the seat
+        # goes – a phone freed and seated again (issue 30.5), a swap – without any bookkeeping.
+        self._live: dict[str, int] = {}
         # Seats the host freed or swapped while the game ran, in order: shown to everyone (a swap
         # hands one phone another seat's private screen), derived from the log like all else.
         self.host_moves: list[dict[str, Any]] = []
@@ -241,14 +244,29 @@ class Table:
         for cb in list(self._listeners):
             cb(self)
 
-    def connect(self, seat: int | None) -> None:
-        if seat is not None:
-            self.presence[seat] = self.presence.get(seat, 0) + 1
+    @property
+    def presence(self) -> dict[int, int]:
+        """Seat -> live screens of the device on it (a free or shared seat: none)."""
+        return {i: self._live.get(s["token"], 0) for i, s in enumerate(self.seats) if s["token"]}
+
+    def _live_key(self, who: int | str | None) -> str | None:
+        if isinstance(who, int) and not isinstance(who, bool):
+            return self.seats[who]["token"] if 0 <= who < len(self.seats) else None
+        return who if isinstance(who, str) and who else None
+
+    def connect(self, who: int | str | None) -> None:
+        """A screen of a device (its token, or the token now on seat `who`) is connected."""
+        key = self._live_key(who)
+        if key is not None:
+            self._live[key] = self._live.get(key, 0) + 1
             self.notify()
 
-    def disconnect(self, seat: int | None) -> None:
-        if seat is not None and self.presence.get(seat):
-            self.presence[seat] -= 1
+    def disconnect(self, who: int | str | None) -> None:
+        key = self._live_key(who)
+        if key is not None and self._live.get(key):
+            self._live[key] -= 1
+            if not self._live[key]:
+                del self._live[key]
             self.notify()
 
     # ---------- the one way in ----------
@@ -424,7 +442,6 @@ class Table:
                 if self.phase == "playing":
                     self.host_moves.append({"op": "free", "name": self.seats[seat]["name"]})
                 self.seats[seat]["token"] = None
-                self.presence.pop(seat, None)
             return commit
         if k == "leave":
             seat = e.get("seat")
@@ -436,7 +453,6 @@ class Table:
             def leave() -> None:  # the seat as the host set it up: its name back, free again
                 self.seats[seat]["token"] = None
                 self.seats[seat]["name"] = self._given_names[seat]
-                self.presence.pop(seat, None)
             return leave
         if k == "swap":
             a, b = e.get("a"), e.get("b")
@@ -452,8 +468,6 @@ class Table:
                 sa["name"], sb["name"] = sb["name"], sa["name"]
                 sa["shared"], sb["shared"] = sb["shared"], sa["shared"]
                 sa["pin"], sb["pin"] = sb["pin"], sa["pin"]
-                pa, pb = self.presence.get(a, 0), self.presence.get(b, 0)
-                self.presence[a], self.presence[b] = pb, pa
             return commit
         if k == "share":
             seat, shared = e.get("seat"), e.get("shared")
@@ -472,7 +486,6 @@ class Table:
                 s["shared"] = shared
                 s["pin"] = None  # (a PIN is a shared seat's only)
                 s["token"] = None  # a phone on it loses it; given back, it is free for a phone
-                self.presence.pop(seat, None)
             return share
         if k == "pin":
             seat, pin = e.get("seat"), e.get("pin")
@@ -653,7 +666,7 @@ class Table:
             return "shared"
         if not s["token"]:
             return "free"
-        return "connected" if self.presence.get(seat) else "joined"
+        return "connected" if self._live.get(s["token"]) else "joined"
 
     def public_seats(self) -> list[dict[str, Any]]:
         return [{"name": s["name"], "colour": s["colour"], "status": self.seat_status(i),

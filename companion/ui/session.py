@@ -289,9 +289,7 @@ class Session:
         self._dropped = True
         if self.table is not None:
             self.table.unsubscribe(self._changed)
-            if self._present:
-                self._present = False
-                self.table.disconnect(self.seat)
+            self._count_out(self.table)
         self._let_go_later()
 
     async def _on_connect(self, e: Any) -> None:
@@ -311,9 +309,8 @@ class Session:
         if self.table is not None and self.token is None and self.role in ("phone", "watch"):
             await self.route(self._route)
             return
-        if self.table is not None and not self._present and self.seat is not None:
-            self._present = True
-            self.table.connect(self.seat)
+        if self.table is not None and not self._present and self.role == "phone" and self.token is not None:
+            self._count_in(self.table)
         self.render(force=True)
 
     _closed = False  # Flet closed this session: it follows no table any more
@@ -335,11 +332,27 @@ class Session:
     def _leave_table(self) -> None:
         if self.table is not None:
             self.table.unsubscribe(self._changed)
-            if self._present:
-                self._present = False
-                self.table.disconnect(self.seat)
+            self._count_out(self.table)
         self.table = None
         self.seat = None
+
+    _counted: str | None = None  # the token this screen is counted present with (Table.connect)
+
+    def _count_in(self, table: Table) -> None:
+        """This screen is here: its device's token is counted present at the table (once)."""
+        if self._present or self.token is None:
+            return
+        self._present = True
+        self._counted = self.token
+        table.connect(self.token)
+
+    def _count_out(self, table: Table) -> None:
+        """This screen is away (or leaves the table): the count it added goes – with the token it
+        was counted with, whatever the seat or the screen's token is by now."""
+        if self._present:
+            self._present = False
+            table.disconnect(self._counted if self._counted is not None else self.seat)
+            self._counted = None
 
     def _changed(self, table: Table) -> None:
         """Called by the table after every change: re-render in this session's task."""
@@ -405,9 +418,8 @@ class Session:
         """A screen that went away while it was being set up (route() subscribed it, or counted
         its seat present, after its disconnect): off the table's list, not present."""
         table.unsubscribe(self._changed)
-        if self._present and table is self.table:
-            self._present = False
-            table.disconnect(self.seat)
+        if table is self.table:
+            self._count_out(table)
 
     def _let_go_later(self) -> None:
         """A session that never sat (home, a join screen, an error, a host page without its key)
@@ -650,9 +662,10 @@ class Session:
             address = f"/t/{table.code}?s={tok}"
         self.token = tok if isinstance(tok, str) else None
         self.seat = table.seat_of(self.token)
-        if self.seat is not None and self._online():
-            self._present = True
-            table.connect(self.seat)
+        if self.token is not None and self._online():
+            # (counted by its token, seated or not: seated again by the host, or on a free seat it
+            # picks, it shows "here" at once – issue 30.5)
+            self._count_in(table)
         return address
 
     async def go(self, route: str) -> None:
