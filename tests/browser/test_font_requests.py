@@ -8,7 +8,8 @@ forced onto CanvasKit (its vendor hidden, as in WebKit and Firefox) and the font
 phone left on the seat screen are counted for 30 s: at most 5, every one answered 200.
 
 And one emoji name costs a phone the slice of the emoji font that Flutter asks for, not the whole
-11 MB font: the font bytes a phone receives for "🦄 Zoé 🎲" are counted (≤ 1.5 MB).
+11 MB font: the font bytes a phone receives for "🦄 Zoé 🎲" are counted (≤ 1.5 MB). In WebKit and
+Firefox the same page load also checks that each file of the CanvasKit build came once (31.3).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ CANVASKIT = "Object.defineProperty(Navigator.prototype, 'vendor', {get: () => ''
 FALLBACK = re.compile(r"/assets/fonts/noto[a-z0-9]*/v\d+/|/fallback/")
 DEVANAGARI = "देवी"
 WATCH = 30.0
+CANVASKIT_FILES = ("main.dart.js", "canvaskit.js", "canvaskit.wasm")
 
 
 async def _phone(browser: Any, locale: str) -> tuple[Any, list[tuple[str, int]]]:
@@ -93,11 +95,17 @@ async def test_font_requests_end_on_webkit_and_firefox(browser: Any, server: Any
                                                        engine_name: str) -> None:
     """The same in the engines themselves: "Zoë" and a Devanagari name (Firefox: in French;
     WebKitWebDriver takes no init script to set the language), the screen left open 30 s;
-    requests counted by the page's resource timing."""
+    requests counted by the page's resource timing – and each file of the CanvasKit build
+    fetched once (issue 31.3; companion/page.py PRELOAD_JS)."""
     table = await create_table(browser, server, seats=2, names=["Zoë", DEVANAGARI], qr=False)
     french = engine_name == "firefox"
     ph = await engine.open(table.join_url, languages=["fr-FR", "fr"] if french else None)
     await ph.see("S’asseoir comme Zoë" if french else "Sit as Zoë")
+    # (issue 31.3) each file of the CanvasKit build came once: WebKit did not reuse the page's
+    # preload of canvaskit.wasm for CanvasKit's fetch() and downloaded its 2.9 MB twice
+    names = await ph.js("performance.getEntriesByType('resource').map(e => e.name.split('?')[0])")
+    counts = {f: sum(1 for n in names if n.endswith("/" + f)) for f in CANVASKIT_FILES}
+    assert counts == dict.fromkeys(CANVASKIT_FILES, 1), (counts, [n for n in names if "canvaskit" in n])
     await asyncio.sleep(WATCH)
     asked = await ph.js("performance.getEntriesByType('resource').map(e => e.name)"
                         ".filter(n => /\\/assets\\/fonts\\/noto|\\/fallback\\//.test(n))")
