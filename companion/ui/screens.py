@@ -30,6 +30,7 @@ import flet as ft
 from companion.ui import kit
 from companion.ui.kit import UiContext
 from companion.ui.session import RELOAD, TICKET_SECONDS, Server, Session  # noqa: F401 (re-exported)
+from companion.ui.sessions import delete_now
 from companion.ui.views import common as _common
 from companion.ui.views import display as _display
 from companion.ui.views import history as _history
@@ -146,12 +147,17 @@ class Screen(Session):
         self.render(force=True)
 
     def _on_disconnect(self, e: Any) -> None:
-        """The shared device covers itself when its socket goes (a reload, a sleeping screen): it
-        comes back on the cover, never on a private screen (views/shared.py)."""
+        """The shared device covers itself when its socket goes (a reload, a sleeping screen) and
+        its session ends: whatever comes back is a new session on the cover, which has never held
+        a private screen (views/shared.py). (Flet would otherwise send a returning tab the page as
+        the session held it; and an old socket's late disconnect can hit the session the reload
+        just took over, which then draws nothing more.)"""
         if self.role == "shared":
             _shared.cover(self, redraw=False)
             self._draw_now()
         super()._on_disconnect(e)
+        if self.role == "shared":
+            delete_now(self.page.session)
 
     def _draw_now(self) -> None:
         """Build the whole screen again at once, not at Flet's next update: after a disconnect
@@ -296,6 +302,7 @@ class Screen(Session):
 
     def _bump(self) -> None:
         """The whole screen again: Root, subscribed by Flet to `_drawn`, is drawn again."""
+
         self._drawn.frames += 1
 
     def build(self) -> ft.Control:

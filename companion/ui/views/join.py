@@ -57,9 +57,9 @@ def join_screen(scr: Screen) -> list[ft.Control]:
         # new name – the buttons never move under a finger. A tap that lands on a seat taken an
         # instant before says so by the name the phone showed, and seats nobody.
         for i, s in enumerate(t.seats):
-            if s.get("token"):
-                out.append(kit.button(scr.t("ui.phone.seat_taken_by", name=s["name"]), None,
-                                      primary=False, disabled=True, width=10_000))
+            if s.get("token") or s.get("shared"):  # (a shared seat plays on the shared device: issue 29)
+                out.append(kit.button(scr.t("ui.phone.seat_shared" if s.get("shared") else "ui.phone.seat_taken_by",
+                                            name=s["name"]), None, primary=False, disabled=True, width=10_000))
                 continue
 
             async def take(e: Any, i: int = i, shown: str = s["name"]) -> None:

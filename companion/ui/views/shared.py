@@ -332,10 +332,10 @@ def seat_screen(scr: Screen, seat: int) -> list[ft.Control]:
     async def done(e: Any) -> None:
         cover(scr)
 
-    def done_button() -> ft.Control:
+    def done_button(key: str) -> ft.Control:  # (keys differ: Flutter refuses two alike in one column)
         return ft.FilledButton(content=ft.Text(scr.t("ui.shared.done"), size=22, weight=ft.FontWeight.BOLD),
                                icon=ft.Icons.VISIBILITY_OFF, on_click=done, height=64, width=10_000,
-                               key="cover")
+                               key=key)
     ctx = DeviceContext(scr, seat)
     mod = game_screens(t.game_id)
     show = mod.result if t.phase == "ended" and hasattr(mod, "result") else mod.phone
@@ -346,7 +346,7 @@ def seat_screen(scr: Screen, seat: int) -> list[ft.Control]:
     header = ft.Row([kit.seat_dot(s["colour"], 30),
                      names.one_line(scr.t("ui.shared.screen_of", name=i18n.seat_name(scr.lang, s["name"])), 26,
                                     weight=ft.FontWeight.BOLD, expand=True)], spacing=10)
-    return [header, done_button(), *set_pin_card(scr, seat), *game, done_button()]
+    return [header, done_button("cover"), *game, done_button("cover-end"), *set_pin_card(scr, seat)]
 
 
 def set_pin_card(scr: Screen, seat: int) -> list[ft.Control]:

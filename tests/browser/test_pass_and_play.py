@@ -1,0 +1,140 @@
+"""Pass-and-play (issue 29) in headless Chromium: a mixed table of 2 phones and 2 shared seats.
+
+The host ticks "Shared device" for Ann and Bob on the create screen, opens the shared device from
+the host screen (its one-time QR code, read from the screenshot) in a browser of its own, and
+starts. The device rests on its cover: "Pass to Ann"; Ann opens her screen, votes and locks – the
+cover comes back by itself ("Ann is done", "Pass to Bob"); Bob votes and locks; "All shared
+seats are done". At every hand-over the device's screen (what the screen reader reads of it, and
+a screenshot at 360 px / a laptop's width) holds none of the seats' private words; a reload
+while Bob's screen is open lands on the cover. The phones vote, and the reveal counts all four.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.browser.helpers import (
+    HOST,
+    enable_semantics,
+    eventually,
+    fill,
+    host_page_opened,
+    join_phones,
+    open_screen,
+    page_text,
+    read_qr,
+    reload,
+    see,
+    tap,
+    text_with,
+)
+
+# What only a seat's own screen shows in the vote: its choice buttons and what it chose.
+PRIVATE = ("Your choice", "Locked in", "Lock my choice", "Abstain", "Ann's screen", "Bob's screen")
+
+
+async def shared_qr(page: Any) -> str:
+    """The shared device's link from the QR code in the host's dialog (the join QR code is behind it)."""
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    async def found() -> str | None:
+        img = Image.open(io.BytesIO(await page.screenshot()))
+        return next((b.text for b in zxingcpp.read_barcodes(img) if "/shared/" in b.text), None)
+    return await eventually(found, timeout=30)
+
+
+async def covered(page: Any, shots: Any, name: str) -> str:
+    """The device on its cover: nothing private in what it shows; a screenshot to look at."""
+    text = await page_text(page)
+    leaked = [w for w in PRIVATE if w in text]
+    assert not leaked, (name, leaked, text)
+    await page.screenshot(path=str(shots / f"pass-and-play-{name}.png"))
+    return text
+
+
+async def test_two_phones_and_two_shared_seats_vote(browser: Any, server: Any, shots: Any) -> None:
+    host_ctx, host = await open_screen(browser, server.base + "/", HOST)
+    await see(host, "Create table")
+    for i, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
+        await fill(host, f"Player {i + 1} (optional)", name)
+    boxes = host.get_by_role("checkbox", name="Shared device")
+    await boxes.nth(0).click()
+    await boxes.nth(1).click()
+    await eventually(lambda: boxes.nth(1).is_checked(), timeout=30)
+    await tap(host, "Create table")
+    await host_page_opened(host_ctx, host)
+    join_url = await read_qr(host)
+    await see(host, "shared device")  # the seat list says which seats play there
+    phones = await join_phones(browser, join_url, ["Cy", "Di"])
+
+    # The shared device: the host's one-time QR code, opened in a browser of its own.
+    await tap(host, "Open the shared device")
+    await see(host, "It works once, for 10 minutes")
+    link = await shared_qr(host)
+    assert "?d=" in link
+    await tap(host, "Done", exact=True)
+    dev_ctx = await browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US")
+    dev = await dev_ctx.new_page()
+    await dev.goto(link)
+    # the ticket is exchanged for the device's token (in its storage) and the page opened again
+    await dev.wait_for_url(re.compile(r"/shared/[A-Z]+$"), timeout=60_000)
+    await dev.wait_for_load_state()
+    await enable_semantics(dev)
+    await see(dev, "This device plays for Ann, Bob")
+
+    await tap(host, "Start")
+    await see(dev, "Pass to Ann")
+    await see(dev, "Tap when only Ann is looking")
+    await covered(dev, shots, "cover-360")
+    await dev.set_viewport_size(HOST)
+    await see(dev, "Pass to Ann")
+    await covered(dev, shots, "cover-laptop")
+    await dev.set_viewport_size({"width": 360, "height": 740})
+
+    # Ann: her screen, her vote, her lock – and the cover is back by itself.
+    await dev.get_by_text("Pass to Ann").first.click()
+    await see(dev, "Ann's screen")
+    await tap(dev, "Yes", exact=True)
+    await see(dev, "Your choice: Yes")
+    await dev.screenshot(path=str(shots / "pass-and-play-ann-360.png"))
+    await tap(dev, "Lock my choice")
+    await see(dev, "Ann is done.")
+    await see(dev, "Pass to Bob")
+    await covered(dev, shots, "cover-bob-360")
+
+    # Bob opens his screen; the tab reloads (a sleepy tablet): back on the cover.
+    await dev.get_by_text("Pass to Bob").first.click()
+    await see(dev, "Bob's screen")
+    await tap(dev, "No", exact=True)
+    await see(dev, "Your choice: No")
+    for attempt in range(2):
+        await reload(dev)
+        await see(dev, "Pass to Bob")
+        await covered(dev, shots, "cover-after-reload-360")
+        await dev.get_by_text("Pass to Bob").first.click()
+        try:  # (his choice is kept by the table, not by the device)
+            await see(dev, "Your choice: No", timeout=45_000 if attempt == 0 else 60_000)
+            break
+        except Exception:
+            # Known weakness (tests/browser/test_platform.py): a reload that reuses the Flet
+            # session can, on a heavily loaded machine, stay stuck; a second reload brings it back.
+            if attempt:
+                raise
+    await tap(dev, "Lock my choice")
+    await see(dev, "All shared seats are done: put the device down.")
+    await covered(dev, shots, "all-done-360")
+
+    # The phones vote; the reveal counts the shared seats' votes too.
+    await tap(phones[0], "Yes", exact=True)
+    await tap(phones[0], "Lock my choice")
+    await tap(phones[1], "Abstain", exact=True)
+    await tap(phones[1], "Lock my choice")
+    for ph in phones:  # (every seat has locked: the round reveals itself)
+        await see(ph, "Tally: Yes: 2  ·  No: 1  ·  Abstain: 1")
+    await eventually(lambda: text_with(host, "Yes: 2"), timeout=60)
+    await see(dev, "All shared seats are done: put the device down.")
+    await covered(dev, shots, "after-reveal-360")
