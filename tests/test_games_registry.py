@@ -53,6 +53,8 @@ def test_spec_has_everything_a_tool_needs(gid: str) -> None:
         assert callable(getattr(sp.rules, name)), name
     screens = sp.screen_module()
     assert callable(screens.phone) and callable(screens.host)
+    display = sp.display_module()  # the table display's part (docs/ADDING_A_GAME.md), named by the spec
+    assert display is not None and callable(display.status) and callable(display.board), gid
     assert set(sp.catalog) == {"en", "de", "fr"} and sp.rules.NAME in sp.catalog["en"]
 
 

@@ -36,7 +36,8 @@ A game is a module-level object (usually a module) exposing:
                                                   action that revealed a round then reopens it with every
                                                   choice cleared (GameSpec.undo_reveal)
 
-A game lives in one folder, companion/games/<id>/ (rules.py, screens.py, messages.py, printing.py),
+A game lives in one folder, companion/games/<id>/ (rules.py, screens.py, display.py, messages.py,
+printing.py),
 and its package exposes `SPEC = GameSpec(...)`; the registry (companion/games/__init__.py) finds
 every sub-package with a SPEC. See docs/ADDING_A_GAME.md.
 
@@ -212,8 +213,12 @@ class GameSpec:
 
     id: stable id (URLs, registry, log). rules: the module with the Game protocol below.
     screens: module path of phone(ctx), host(ctx), result(ctx) (imported on first use: it
-    imports Flet). catalog: {lang: {key: text}} for rules and screens. printing: module path of
-    the printed material (`items(lang=..., **options) -> [Deck | Board]`, `renderers`), or None.
+    imports Flet). display: module path of the game's part of the table display (`board(ctx, width)`,
+    `status(ctx)`, `moment(ctx)`, `yours(ctx, moment)`: companion/ui/views/display.py), or None (the
+    display shows the seat chips and the last log lines). catalog: {lang: {key: text}} for rules,
+    screens and printed texts. printing: module path of the printed material (`TITLE`,
+    `items(lang=..., **options) -> [Deck | Board]`, renderers, optional `OPTIONS` and `PREVIEWS`:
+    companion/printing/decks.py), or None.
     testing: module path of what the generic tests need to know about the game's secrets
     (`secret_twin(state, k)`, `twin_deal(...)`: see tests/reliability/test_security.py and
     tests/test_secrecy_twins.py), or None (every secret is a sealed submission).
@@ -227,11 +232,16 @@ class GameSpec:
     catalog: Mapping[str, Mapping[str, str]]
     printing: str | None = None
     testing: str | None = None
+    display: str | None = None
     order: int = 100
     test_only: bool = False
 
     def screen_module(self) -> ModuleType:
         return importlib.import_module(self.screens)
+
+    def display_module(self) -> ModuleType | None:
+        """The game's display module (imported on first use: it imports Flet), or None."""
+        return importlib.import_module(self.display) if self.display else None
 
     def printing_module(self) -> ModuleType | None:
         return importlib.import_module(self.printing) if self.printing else None

@@ -4,20 +4,21 @@ Shown on the host's screen during play (beside the host's controls) and alone at
 `/display/CODE` (a second screen, a TV: host-only, it needs the host's key like the host page).
 Drawn only from the public view (`table.view(None)`) and the public log – never a seat's secret.
 
-Each game draws its board in `companion/games/<id>/display.py` (found by module path: the
-game's screens module with `.display` for `.screens`), with:
+Each game draws its board in its display module (`companion/games/<id>/display.py`, named by its
+GameSpec's `display`: `GameSpec.display_module()`), with:
 
     board(ctx, width) -> ft.Control      the board as a picture (shapes, no images)
     status(ctx) -> Status                 whose turn / what the table waits for, by name
     moment(ctx) -> Moment | None          the last reveal (cards that turn over, the outcome)
 
-A game without that module gets the seat chips and its last log lines.
+    yours(ctx, moment) -> str             optional: a phone's line of the moment (views/moment.py)
+
+A game without that module (`display=None`) gets the seat chips and its last log lines.
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -76,13 +77,10 @@ class Moment:
 
 
 def game_display(ctx: UiContext) -> ModuleType | None:
+    """The game's display module, as its GameSpec names it (None: the game has none)."""
     from companion.games import spec
 
-    path = spec(ctx.table.game_id).screens.rsplit(".", 1)[0] + ".display"
-    try:
-        return importlib.import_module(path)
-    except ModuleNotFoundError:
-        return None
+    return spec(ctx.table.game_id).display_module()
 
 
 def default_status(ctx: UiContext) -> Status:

@@ -4,5 +4,6 @@ tests register it (tests/conftest.py: `companion.games.add(SPEC)`), the product 
 from companion.games.base import GameSpec
 from tests.games.guess import messages, rules
 
-SPEC = GameSpec(id=rules.ID, rules=rules, screens="tests.games.guess.screens", catalog=messages.MESSAGES,
+SPEC = GameSpec(id=rules.ID, rules=rules, screens="tests.games.guess.screens", display="tests.games.guess.display",
+                catalog=messages.MESSAGES,
                 test_only=True)
