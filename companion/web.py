@@ -102,7 +102,7 @@ ICON_FONT = "assets/fonts/MaterialIcons-Regular.otf"
 ICON_SUBSET_DIR = resources.path("assets/icons")
 # The client's two big files gzipped once by zopfli (tools/precompress_web.py), 5–6 % smaller than
 # zlib's gzip -9; used as the gzip copy only while the installed file is the one recorded.
-PRECOMPRESSED = ["main.dart.wasm", "canvaskit/skwasm.wasm"]
+PRECOMPRESSED = ["main.dart.wasm", "canvaskit/skwasm.wasm", "main.dart.js", "canvaskit/canvaskit.wasm"]
 PRECOMPRESSED_DIR = resources.path("assets/precompressed")
 RULES = "4"  # bump when a change here alters what is served for the same files (4: font slices, not a 302 to the whole font)
 # Flet imports its control modules lazily, on first use – i.e. inside the first session after a

@@ -1,10 +1,13 @@
-"""Gzip the Flet web client's two big files once, with zopfli, and commit the result.
+"""Gzip the Flet web client's four big files once, with zopfli, and commit the result.
 
     .venv/bin/pip install zopfli          # needed only to run this script
     .venv/bin/python tools/precompress_web.py [--iterations 5] [--blocks 100]
 
 Every phone's first join downloads `main.dart.wasm` and `canvaskit/skwasm.wasm` (8.5 + 3.6 MB,
-4.33 MB with zlib's gzip -9). zopfli writes the same gzip format 5–6 % smaller but takes minutes
+4.33 MB with zlib's gzip -9) – or, on the CanvasKit build of iPhones and Firefox, `main.dart.js`
+and `canvaskit/canvaskit.wasm` (9.6 + 7.2 MB, 5.45 MB gzip -9; browsers that take brotli get the
+server's br copy instead, but Chrome and Firefox offer br and zstd only to secure origins – HTTPS,
+localhost – and a table's server is plain HTTP on the local network). zopfli writes the same gzip format 5–6 % smaller but takes minutes
 per file, too slow for a server's start on a host laptop. So it is done here, once per flet-web
 version (flet is pinned), and the files are committed under `companion/assets/precompressed/`
 with a record of the source files' sizes and SHA-256. The server (`companion/web.py`) uses a
