@@ -412,3 +412,30 @@ def test_home_lists_tables_in_play_from_the_store_and_a_host_reopens_an_ended_on
         assert ended in hub.tables and f"{ended}" in " ".join(_texts(again))
         again.close()
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_an_ended_table_opens_for_its_own_credentials_only_and_is_not_loaded_for_a_guess(
+        tmp_path: Path, kind: str) -> None:
+    """Issue 33 (2): an ended table's code, guessed, was loaded into memory (71 ms, +5 MB) and shown.
+    Now it is answered like an unknown code and counted – with no credential, or with one its log
+    does not hold – and not loaded; its own seat token, watcher's token or host key open it."""
+    from companion.table.hub import InHand
+
+    store: Any = MemoryStore() if kind == "memory" else SQLiteStore(tmp_path / "data")
+    hub = Hub(store)
+    code, tokens = played(hub, end=True)
+    host = hub.tables[code].host_token
+    hub.unload(code)
+    gc.collect()
+    loads = hub.loads
+    for held in (None, InHand("seat", []), InHand("seat", ["made-up-token"]), InHand("host", ["made-up-key"])):
+        with pytest.raises(RuleError) as e:
+            hub.admit(code, "10.0.0.5", held)
+        assert e.value.key == "tbl.err.no_table"
+    assert hub.loads == loads and code not in hub.tables, "an ended table was loaded for a guess"
+    assert len(hub._guesses["10.0.0.5"]) == 4  # each counted as a wrong code
+    assert hub.admit(code, "10.0.0.6", InHand("seat", [tokens[1]])).code == code
+    assert hub.admit(code, "10.0.0.6", InHand("host", [host])).code == code
+    with pytest.raises(RuleError):  # in memory now: still not for a stranger
+        hub.admit(code, "10.0.0.7", None)

@@ -74,6 +74,27 @@ def problem_text(lang: str, problem: dict[str, str]) -> str:
     return i18n.t(lang, problem.get("key") or "ui.err.table_restore", **params)
 
 
+class InHand:
+    """The credentials a screen shows without being asked (its address, its cookies, what its
+    page read from storage at load), of one kind: "seat" (a seat or watcher's token), "host" (the
+    host key) or "device" (the shared device's token)."""
+
+    def __init__(self, kind: str, tokens: list[Any]) -> None:
+        self.kind = kind
+        self.tokens = tuple(t for t in tokens if isinstance(t, str) and t)
+
+    def __bool__(self) -> bool:
+        return bool(self.tokens)
+
+    def prove(self, t: Table) -> bool:
+        """Whether one of them holds a place at table `t`."""
+        if self.kind == "host":
+            return any(t.is_host(tok) for tok in self.tokens)
+        if self.kind == "device":
+            return any(t.is_device(tok) for tok in self.tokens)
+        return any(t.seat_of(tok) is not None or t.is_spectator(tok) for tok in self.tokens)
+
+
 class Hub:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time,
                  archive_days: float = ARCHIVE_DAYS, idle_unload: float = IDLE_UNLOAD,
@@ -357,22 +378,22 @@ class Hub:
         """Find a table for a phone; wrong codes are counted per client and slowed down."""
         return self.admit(code, client, None)
 
-    def admit(self, code: Any, client: str, proves: Callable[[Table], bool] | None) -> Table:
+    def admit(self, code: Any, client: str, held: InHand | None) -> Table:
         """The table a screen at `client` (its connection's own address) may open for `code`, or
-        RuleError. `proves(table)`: whether the credentials the screen holds *in hand* (its address,
-        its cookies, what its page read from storage at load – nothing asked of the browser) hold
-        a seat, a watcher's place or the host key there; None when it shows none.
+        RuleError. `held`: the credentials the screen holds *in hand* (nothing asked of the
+        browser); None or empty when it shows none.
 
         Issue 33 (2): a locked-out client gets the same answer, in the same time, for every code –
         decided before any work that depends on the code: no table loaded, no storage asked, the
         try counted. Only credentials in hand let it in, and only to a table in memory. An ended
-        table opens only with credentials in hand that prove a place there (its players, watchers,
+        table opens only with credentials in hand that hold a place there (its players, watchers,
         host); without, its code counts as a wrong one and is answered as an unknown one, and it is
-        not loaded (before: 71 ms and +5 MB for anyone who guessed it)."""
+        not loaded – nor for a token that its log does not hold (before: 71 ms and +5 MB for
+        anyone who guessed it)."""
         if self.locked_out(client):
             err = self._refuse(client)
-            t = self.tables.get(normalise_code(code)) if proves is not None else None
-            if t is not None and proves is not None and proves(t):
+            t = self.tables.get(normalise_code(code)) if held else None
+            if t is not None and held is not None and held.prove(t):
                 self._touch(t.code)
                 return t
             raise err
@@ -381,13 +402,16 @@ class Hub:
         if t is None and code:
             try:
                 m = self.store.meta(code)
+                if m is not None and m.phase == "ended" and not (
+                        held and any(self.store.mentions(code, tok) for tok in held.tokens)):
+                    m = None  # (not loaded for a guess: no credential of this table in hand)
             except StoreError:
                 m = None
-            if m is not None and (m.phase != "ended" or proves is not None):
+            if m is not None:
                 t = self.get(code)
         elif t is not None:
             t = self.get(code)  # (the same table: marked as asked for)
-        if t is not None and t.phase == "ended" and not (proves is not None and proves(t)):
+        if t is not None and t.phase == "ended" and not (held is not None and held.prove(t)):
             t = None  # (an ended table shows its result to its own players and host only)
         if t is None:
             self._guesses[client].append(time.monotonic())

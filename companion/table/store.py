@@ -45,6 +45,7 @@ class Store(Protocol):
     def metas(self) -> list[TableMeta]: ...
     def archive_idle(self, before: float) -> list[str]: ...
     def delete(self, code: str) -> bool: ...
+    def mentions(self, code: str, text: str) -> bool: ...
     # the history of finished games (companion/history.py; docs/HISTORY.md)
     def append_history(self, code: str, seq: int, entry: dict[str, Any], change: dict[str, Any]) -> None: ...
     def history(self) -> list[dict[str, Any]]: ...
@@ -207,6 +208,10 @@ class MemoryStore:
         self._at.pop(code, None)
         self._live.pop(code, None)  # (its history record stays: the game was played)
         return self._logs.pop(code, None) is not None
+
+    def mentions(self, code: str, text: str) -> bool:
+        """Whether some entry of the table's log holds `text` (a token: before loading it for one)."""
+        return any(text in json.dumps(e, ensure_ascii=False) for e in self._logs.get(code, []))
 
     def tables(self) -> list[str]:
         return list(self._logs)
@@ -814,6 +819,16 @@ class SQLiteStore:
                 self._damaged(e)
                 return sorted(c for c in set(self._salvage().rows) | self._index_codes() if isinstance(c, str))
         return [r[0] for r in rows]
+
+    def mentions(self, code: str, text: str) -> bool:
+        """Whether some entry of the table's log holds `text` (a token: before loading it for one).
+        True when the log cannot be read: loading it then says what is wrong."""
+        with self._lock:
+            try:
+                return self._db.execute("SELECT 1 FROM log WHERE code=? AND instr(entry, ?) > 0 LIMIT 1",
+                                        (code, text)).fetchone() is not None
+            except sqlite3.DatabaseError:
+                return True
 
     def entries(self, code: str) -> list[dict[str, Any]]:
         out = []

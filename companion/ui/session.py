@@ -25,7 +25,7 @@ import flet as ft
 
 from companion import i18n
 from companion.games.base import RuleError
-from companion.table.hub import Hub, follow_up, normalise_code
+from companion.table.hub import Hub, InHand, follow_up, normalise_code
 from companion.table.store import StoreError
 from companion.table.table import Table
 from companion.ui import boot
@@ -529,28 +529,20 @@ class Session:
             self.role = "home"
         self.render(force=True)
 
-    def _in_hand(self, kind: str, code: str, query: dict[str, list[str]]) -> Callable[[Table], bool] | None:
-        """Whether the credentials this browser shows without being asked – its address (`?s=`,
-        `?k=`), its host-key cookie, what its page read from storage at load – hold a seat or
-        watcher's place (kind "t"), the host key ("host", "display") or the shared device's token
-        ("shared") at a table; None if it
-        shows none. Nothing is asked of the browser (issue 33: a storage request for `seat:CODE`
-        told a locked-out guesser that CODE exists)."""
-        if kind == "shared":  # the shared device's token: from storage only, never the address
-            tok = self._prefetched.get(f"shared:{code}")
-            return (lambda t: t.is_device(tok)) if isinstance(tok, str) and tok else None
+    def _in_hand(self, kind: str, code: str, query: dict[str, list[str]]) -> InHand:
+        """The credentials this browser shows without being asked – its address (`?s=`, `?k=`), its
+        host-key cookie, what its page read from storage at load: a seat or watcher's token (kind
+        "t"), the host key ("host", "display") or the shared device's token ("shared", never from
+        the address). Nothing is asked of the browser (issue 33: a storage request for
+        `seat:CODE` told a locked-out guesser that CODE exists)."""
+        if kind == "shared":
+            return InHand("device", [self._prefetched.get(f"shared:{code}")])
         if kind == "t":
-            toks = [(query.get("s") or [None])[0], self._prefetched.get(f"seat:{code}")]
-        else:
-            toks = [self.conn.host_keys.get(code), self._prefetched.get(f"host:{code}")]
-            if kind == "host":
-                toks.append((query.get("k") or [None])[0])
-        held = [tok for tok in toks if isinstance(tok, str) and tok]
-        if not held:
-            return None
-        if kind == "t":
-            return lambda t: any(t.seat_of(tok) is not None or t.is_spectator(tok) for tok in held)
-        return lambda t: any(t.is_host(tok) for tok in held)
+            return InHand("seat", [(query.get("s") or [None])[0], self._prefetched.get(f"seat:{code}")])
+        toks = [self.conn.host_keys.get(code), self._prefetched.get(f"host:{code}")]
+        if kind == "host":
+            toks.append((query.get("k") or [None])[0])
+        return InHand("host", toks)
 
     async def _host_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
         """The host key from this browser's cookie for the table (`tc_h_CODE`, companion/ui/boot.py),

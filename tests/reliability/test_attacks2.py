@@ -207,6 +207,8 @@ async def test_guessing_past_the_lock_out_learns_nothing(venue: tuple[Server, st
             return text.replace(ENDED, "CODE").replace("WXYZ", "CODE")
         assert same(ended) == same(unknown), (ended, unknown)
         assert not any(k and ENDED in k for k in fresh.asked_keys), fresh.asked_keys
+        forged, _ = await answer(fresh, f"/t/{ENDED}?s=made-up-token-0123456789", "There is no table")
+        assert "There is no table with the code PQRT" in forged  # (a token its log does not hold: not loaded)
     assert (await asyncio.to_thread(health, srv))["loaded"] == loaded, "an ended table was loaded for a guess"
     async with RawClient(srv.base, "/", local_addr=ATTACKER) as c:
         assert await c.wait_for("Tabletop Companion")
