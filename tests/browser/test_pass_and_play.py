@@ -11,6 +11,7 @@ while Bob's screen is open lands on the cover. The phones vote, and the reveal c
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -49,10 +50,12 @@ async def shared_qr(page: Any) -> str:
 
 async def covered(page: Any, shots: Any, name: str) -> str:
     """The device on its cover: nothing private in what it shows; a screenshot to look at."""
+    await asyncio.sleep(1.5)  # the canvas is painted a moment after the screen reader's text changes
     text = await page_text(page)
     leaked = [w for w in PRIVATE if w in text]
     assert not leaked, (name, leaked, text)
     await page.screenshot(path=str(shots / f"pass-and-play-{name}.png"))
+    assert not [w for w in PRIVATE if w in await page_text(page)], name  # (and still so)
     return text
 
 
@@ -100,6 +103,7 @@ async def test_two_phones_and_two_shared_seats_vote(browser: Any, server: Any, s
     await see(dev, "Ann's screen")
     await tap(dev, "Yes", exact=True)
     await see(dev, "Your choice: Yes")
+    await asyncio.sleep(1.5)
     await dev.screenshot(path=str(shots / "pass-and-play-ann-360.png"))
     await tap(dev, "Lock my choice")
     await see(dev, "Ann is done.")

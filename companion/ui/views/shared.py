@@ -263,7 +263,7 @@ def pin_screen(scr: Screen, seat: int) -> list[ft.Control]:
 def _big_button(label: str, hint: str, colour: str, on_click: Any, key: str) -> ft.Control:
     return ft.Container(
         content=ft.Column([
-            kit.seat_dot(colour, 56),
+            ft.Container(kit.seat_dot(colour, 48), bgcolor=ft.Colors.WHITE, border_radius=30, padding=6),
             ft.Text(label, size=40, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE,
                     text_align=ft.TextAlign.CENTER),
             ft.Text(hint, size=22, color=ft.Colors.WHITE, text_align=ft.TextAlign.CENTER),
