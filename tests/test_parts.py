@@ -296,8 +296,12 @@ async def test_a_game_part_is_drawn_again_only_when_its_props_change(monkeypatch
     t, tokens = H.make_table(hub, 3, game="lutetia")
     pubsub = H.new_pubsub()
     clients = await H.open_table(server, pubsub, t, tokens, host=True)
-    host = clients[-1]
+    # (the host's own panel draws no track – the table display beside it does: a watcher's screen)
+    host = H.Client(server, f"/host/{t.code}", {"lang": "en"})
+    await host.open(pubsub)
+    clients.append(host)
     await H.quiet(clients)
+    assert host.screen.role == "watch"
     rendered: list[str] = []
     real_render = Renderer.render
     monkeypatch.setattr(Renderer, "render", lambda self, fn, *a, **k: rendered.append(fn.__name__)

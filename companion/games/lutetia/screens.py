@@ -407,7 +407,8 @@ def host(ctx: UiContext) -> list[ft.Control]:
     if v.get("over"):
         return result(ctx)
     out: list[ft.Control] = _header(ctx, v, 30)
-    out.append(_track(ctx, v, 44))
+    if not ctx.is_host:  # (the host's panel sits beside the table display, which draws the whole track:
+        out.append(_track(ctx, v, 44))  # a second, smaller copy there was cut at 1280 px, issue 30.7)
     ph = v["phase"]
     if ph == "propose":
         out.append(ft.Text(ctx.t("lutetia.ui.turn_propose", name=ctx.name(v["turn"])), size=24))
