@@ -4,11 +4,16 @@ benchmarks/harness.py). The raw frames of the real server: tests/reliability/tes
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import flet as ft
+import pytest
 
 import benchmarks.harness as H
+from benchmarks.soak import pick_action
+from companion.games import games, spec
+from companion.games.base import RuleError
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore
 from companion.ui import boot
@@ -238,3 +243,60 @@ async def test_the_host_resets_a_pin_from_the_seat_list_with_a_confirmation() ->
     assert not t.has_pin(0)
     assert "The host reset Ann's PIN." in U.texts(scr.host_moves_card())
     host.close()
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+async def test_every_game_is_played_behind_the_cover(game_id: str) -> None:
+    """Two shared seats and two phones (a game for two: one and one): whenever a shared seat has something to do, the cover asks
+    for it (and only then), its own game screen opens and draws, its action goes through the
+    device, and the cover comes back; random legal play (the games' sample) for 40 steps."""
+    game = games()[game_id]
+    n = max(game.MIN_SEATS, min(4, game.MAX_SEATS))
+    shared = [0, 1] if n >= 3 else [0]  # (a game for two: one shared seat, one phone)
+    hub = Hub(MemoryStore())
+    t = hub.create(game_id, None, [{"name": name, "shared": i in shared}
+                                   for i, name in enumerate(["Ann", "Bob", "Cy", "Di"][:n])], seed=3)
+    dev = t.request_sync(t.host_token, {"op": "device"})["token"]
+    phones = {i: t.request_sync(None, {"op": "join", "seat": i})["token"] for i in range(len(shared), n)}
+    t.request_sync(t.host_token, {"op": "start"})
+    c = await _device(Server(hub, "http://x"), t, dev)
+    scr = c.screen
+    r = random.Random(5)
+    anytime = getattr(t.game, "ANYTIME", frozenset())
+    opened = 0
+    for _ in range(40):
+        if t.phase != "playing" or spec(game_id).done(t.state):
+            break
+        must = [s for s in shared if any(a["type"] not in anytime for a in t.legal(s))]
+        assert S.to_do(t) == must
+        shown = " ".join(_shown(c))
+        for s in shared:
+            name = t.seats[s]["name"]
+            assert (f"Pass to {name}" in shown) == (must[:1] == [s]), shown
+        if must:
+            seat = must[0]
+            assert S.uncover(scr, seat, S.state(scr).gen)
+            opened += 1
+            drawn = " ".join(_shown(c))
+            assert f"{t.seats[seat]['name']}'s screen" in drawn and "Something went wrong" not in drawn
+            action = pick_action(game_id, t.state, seat, t.legal(seat), r)
+            if action is not None:
+                await S.DeviceContext(scr, seat).act(action)
+            await _settle()
+            S.cover(scr)
+            continue
+        actors = [s for s in (None, *phones) if t.legal(s)]
+        if not actors:
+            break
+        who = r.choice(actors)
+        action = pick_action(game_id, t.state, who, t.legal(who), r)
+        if action is None:
+            continue
+        op = {"op": "host_act", "action": action} if who is None else {"op": "act", "action": action}
+        try:
+            t.request_sync(t.host_token if who is None else phones[who], op)
+        except RuleError:
+            continue
+        await _settle()
+    assert opened >= 1
+    c.close()
