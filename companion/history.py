@@ -204,6 +204,25 @@ def games_list(records: Iterable[Mapping[str, Any]], aliases: Iterable[Mapping[s
     return out
 
 
+def _people_of(record: Mapping[str, Any], people: People) -> list[tuple[str, str, bool, set[str], float | None]]:
+    """The persons of one game record, each once: (key, shown name, won, spellings, best score).
+    Two spellings of one person at the same table ("Bob" and " BOB ") are one person, who won if
+    either seat won and scored the better of the two."""
+    out: dict[str, list[Any]] = {}
+    for p in record["players"]:
+        key, shown = people.resolve(p["name"])
+        s = _num(p.get("score"))
+        if key not in out:
+            out[key] = [key, shown, bool(p.get("winner")), {p["name"]}, s]
+            continue
+        o = out[key]
+        o[2] = o[2] or bool(p.get("winner"))
+        o[3].add(p["name"])
+        if s is not None:
+            o[4] = s if o[4] is None else max(o[4], s)
+    return [tuple(v) for v in out.values()]  # type: ignore[misc]
+
+
 def player_stats(records: Iterable[Mapping[str, Any]], aliases: Iterable[Mapping[str, Any]] = (),
                  people: People | None = None) -> list[dict[str, Any]]:
     """Per person and game: {player (display name), key, game, played, wins, average (score,
@@ -214,24 +233,18 @@ def player_stats(records: Iterable[Mapping[str, Any]], aliases: Iterable[Mapping
     people = people or People(records, aliases)
     acc: dict[tuple[str, str], dict[str, Any]] = {}
     for r in records:
-        seen: set[str] = set()
-        for p in r["players"]:
-            key, shown = people.resolve(p["name"])
-            if key in seen:
-                continue
-            seen.add(key)
+        for key, shown, won, names, score in _people_of(r, people):
             a = acc.get((r["game"], key))
             if a is None:
                 a = acc[(r["game"], key)] = {"player": shown, "key": key, "game": r["game"], "played": 0,
                                              "wins": 0, "_sum": 0.0, "_n": 0, "best": None, "names": set()}
             a["played"] += 1
-            a["wins"] += 1 if p.get("winner") else 0
-            a["names"].add(p["name"])
-            s = _num(p.get("score"))
-            if s is not None:
-                a["_sum"] += s
+            a["wins"] += 1 if won else 0
+            a["names"] |= names
+            if score is not None:
+                a["_sum"] += score
                 a["_n"] += 1
-                a["best"] = s if a["best"] is None else max(a["best"], s)
+                a["best"] = score if a["best"] is None else max(a["best"], score)
     out = []
     for a in acc.values():
         n = a.pop("_n")
@@ -253,16 +266,11 @@ def players(records: Iterable[Mapping[str, Any]], aliases: Iterable[Mapping[str,
     people = people or People(records, aliases)
     acc: dict[str, dict[str, Any]] = {}
     for r in records:
-        seen: set[str] = set()
-        for p in r["players"]:
-            key, shown = people.resolve(p["name"])
+        for key, shown, won, names, _score in _people_of(r, people):
             a = acc.setdefault(key, {"player": shown, "key": key, "played": 0, "wins": 0, "names": set()})
-            a["names"].add(p["name"])
-            if key in seen:
-                continue
-            seen.add(key)
+            a["names"] |= names
             a["played"] += 1
-            a["wins"] += 1 if p.get("winner") else 0
+            a["wins"] += 1 if won else 0
     out = [{**a, "names": sorted(a["names"])} for a in acc.values()]
     out.sort(key=lambda a: (-a["wins"], -a["played"], a["player"].casefold()))
     return out

@@ -188,3 +188,15 @@ def _fields(text: str) -> list[str]:
     import string
 
     return [f for _, f, _, _ in string.Formatter().parse(text) if f]
+
+
+def test_two_spellings_at_one_table_are_one_person_who_won_if_either_seat_won() -> None:
+    """ "Bob" and " BOB " at the same table are one person: played once, a win if either seat won,
+    the better score (the first spelling's seat alone lost the win when the second one won)."""
+    s = MemoryStore()
+    s.import_history([game("GGGG", 1000.0, "lutece", [("Bob", 10, 2), (" BOB ", 30, 1), ("Cy", 5, 3)])], [])
+    data = history.page_data(s)
+    [bob] = [r for r in data["stats"] if r["key"] == history.name_key("Bob")]
+    assert (bob["played"], bob["wins"], bob["best"]) == (1, 1, 30)
+    [p] = [p for p in data["players"] if p["key"] == history.name_key("Bob")]
+    assert (p["played"], p["wins"]) == (1, 1)

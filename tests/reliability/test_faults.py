@@ -82,7 +82,13 @@ async def test_six_phones_lock_in_the_same_instant_100_times() -> None:
         views = [t.view(s) for s in range(6)] + [t.view(None)]
         assert all(v["phase"] == "revealed" for v in views)
         assert all(v["result"] == views[0]["result"] for v in views), "every screen shows the same reveal"
-        assert sorted(r["value"] for r in views[0]["result"]["rows"]) == values  # every value revealed once
+        shown = {r["seat"]: r["value"] for r in views[0]["result"]["rows"]}
+        locked = [i for i, x in enumerate(out[:3] + out[4:] if rnd % 4 == 0 else out)
+                  if not isinstance(x, BaseException)]
+        # every locked value revealed once; a choice the host's reveal caught unlocked is not counted
+        # (the table's default for an early reveal, issue 30 item 2)
+        assert {s: v for s, v in shown.items() if v is not None} == {s: values[s] for s in locked}
+        assert all(shown[s] is None for s in range(6) if s not in locked)
         assert Table.load(store, t.code).state == t.state
     assert host_in_race == 25
 
