@@ -140,6 +140,7 @@ class Screen(Session):
         self._seat_slot = kit.Slot()
         self._row_slots = {}
         self._turn_slot = kit.Slot()
+        self._controls_slot = kit.Slot()
         _moment.forget(self)
 
     async def _force_refresh(self) -> None:
@@ -258,6 +259,7 @@ class Screen(Session):
             return
         _phone.redraw_turn(self)  # the banner comes or goes with the game's part
         _moment.redraw_moment(self)  # a phone's reveal moment too (views/moment.py)
+        _display.redraw_controls(self)  # the host's buttons in play (a reveal takes "Reveal now" away)
         if self._display_in_tree and self.table is not None:
             host_panel = self._display_host
             dsig = _display.display_sig(self, host_panel)
@@ -297,8 +299,15 @@ class Screen(Session):
         return Frame(self.role, self.lang, self.error, self._finding, t.code, t.game_id, t.phase, self.seat,
                      self.token, t.seat_of(self.token), self.token is not None and t.is_spectator(self.token),
                      tuple((s["name"], s["colour"]) for s in t.seats),
-                     self.can_reveal() if self.role == "host" else None, tuple(self.server.other_bases),
+                     # (in play the host's buttons are a slot of their own: display.controls_live)
+                     self.can_reveal() if self.role == "host" and not self._in_play() else None,
+                     tuple(self.server.other_bases),
                      t.state is not None, tuple(t.shared_seats()), len(t.host_moves), t.last_undo)
+
+    def _in_play(self) -> bool:
+        """The host's screen in play: the display and the host's panel (display.host_in_play)."""
+        t = self.table
+        return t is not None and t.phase == "playing" and t.state is not None
 
     def _bump(self) -> None:
         """The whole screen again: Root, subscribed by Flet to `_drawn`, is drawn again."""

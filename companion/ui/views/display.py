@@ -103,6 +103,19 @@ def sealed_status(ctx: UiContext, seats: list[int], locked: list[int], headline:
 
 # ---------- the display ----------
 
+def public_moment(ctx: UiContext, mod: ModuleType | None) -> Moment | None:
+    """The game's last reveal from the public view, worked out once per state and language for every
+    screen of the table (the display, the host, each phone's moment: views/moment.py)."""
+    if mod is None or not hasattr(mod, "moment"):
+        return None
+    if ctx.seat is not None:
+        ctx = UiContext(ctx.table, None, None, ctx.lang, ctx.is_host, lambda *a: None, {}, ctx.rerender)
+    memo = getattr(ctx.table, "memo", None)
+    if memo is None:
+        return mod.moment(ctx)  # type: ignore[no-any-return]
+    return memo(f"public moment:{ctx.lang}", lambda: mod.moment(ctx))  # type: ignore[no-any-return]
+
+
 def display_props(scr: Screen, host_panel: bool) -> tuple[Any, ...]:
     """What the display shows, as plain data (its redraw is decided by it)."""
     t = scr.table
@@ -110,7 +123,7 @@ def display_props(scr: Screen, host_panel: bool) -> tuple[Any, ...]:
     ctx = scr.ctx(host_view=True)
     mod = game_display(ctx)
     status = mod.status(ctx) if mod is not None and hasattr(mod, "status") else default_status(ctx)
-    moment = mod.moment(ctx) if mod is not None and hasattr(mod, "moment") else None
+    moment = public_moment(ctx, mod)
     seats = tuple((s["name"], s["colour"], s["status"]) for s in t.public_seats())
     return ("display", scr.lang, t.code, t.game_id, t.phase, t.version, seats, status, moment, host_panel)
 
@@ -122,7 +135,7 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
     ctx = scr.ctx(host_view=True)
     mod = game_display(ctx)
     status = mod.status(ctx) if mod is not None and hasattr(mod, "status") else default_status(ctx)
-    moment = mod.moment(ctx) if mod is not None and hasattr(mod, "moment") else None
+    moment = public_moment(ctx, mod)
     parts: list[ft.Control] = []
     ended = t.phase == "ended" or t.finished()
     # Nothing is asked of anyone (a vote revealed, the host about to ask again; the game over): the
@@ -404,10 +417,37 @@ def join_qr_dialog(scr: Screen) -> None:
         pass
 
 
+def _controls_drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
+    from companion.ui.views.host import HostControls
+    t = scr.table
+    assert t is not None
+    sig = ("controls", scr.lang, t.phase, scr.can_reveal(), bool(t.shared_seats()))
+    return sig, lambda: HostControls(scr, *sig[1:])
+
+
+def controls_live(scr: Screen) -> ft.Control:
+    """The host's buttons in play (reveal, undo, end) in a slot of their own: a reveal, which takes
+    "Reveal now" away, redraws them and not the host's whole screen (Screen.render)."""
+    slot = getattr(scr, "_controls_slot", None)
+    if slot is None:
+        slot = scr._controls_slot = kit.Slot()  # type: ignore[attr-defined]
+    return kit.live(slot, *_controls_drawn(scr), key="controls")
+
+
+def redraw_controls(scr: Screen) -> None:
+    """After a change at the table: the host's buttons in play again if what they show changed."""
+    slot = getattr(scr, "_controls_slot", None)
+    if slot is None or not slot.on_screen() or scr.role != "host" or scr.table is None:
+        return
+    sig, fn = _controls_drawn(scr)
+    if sig != slot.shown:
+        slot.redraw(sig, fn)
+
+
 def host_in_play(scr: Screen) -> ft.Control:
     """The host's screen while a game runs: the display, and beside it the host's panel – the
     controls, the game's host part, and the admin (QR, seats, downloads) behind "Table admin"."""
-    from companion.ui.views.host import HostControls, JoinCard, PrintCard
+    from companion.ui.views.host import JoinCard, PrintCard
     t = scr.table
     assert t is not None
     admin = bool(scr.local.get("admin"))
@@ -425,7 +465,7 @@ def host_in_play(scr: Screen) -> ft.Control:
         ft.TextButton(content=scr.t("display.open"), url=f"/display/{t.code}", icon=ft.Icons.ARROW_FORWARD,
                       height=48),
     ], wrap=True, spacing=8, run_spacing=8)
-    side: list[ft.Control] = [HostControls(scr, scr.lang, t.phase, scr.can_reveal(), bool(t.shared_seats())), tools]
+    side: list[ft.Control] = [controls_live(scr), tools]
     if admin:
         side += [JoinCard(scr, scr.lang, scr.server.join_url(t.code), False, tuple(scr.server.other_bases)),
                  scr.seat_part(host=True),

@@ -14,6 +14,7 @@ first drew (a reload, a late join) is not played again.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -22,7 +23,7 @@ from companion import i18n
 from companion.ui import kit
 from companion.ui.kit import UiContext
 from companion.ui.views import display as _display
-from companion.ui.views.display import FLIP_S, Moment
+from companion.ui.views.display import FLIP_S, Card, Moment
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -35,19 +36,19 @@ _UNSET = object()
 
 
 def seat_moment(ctx: UiContext) -> Moment | None:
-    """The last reveal as this seat sees it: the display's moment built from the seat's own view,
-    with the game's line for this seat (`yours`). Worked out once per state, seat and language."""
+    """The last reveal as this seat sees it: the table's public moment (the display's, built once
+    per state and language from the public view – a reveal is public, this seat's own choice in
+    it too) with the game's line for this seat (`yours`, from the seat's own view)."""
     mod = _display.game_display(ctx)
     if mod is None or not hasattr(mod, "moment"):
         return None
+    memo = getattr(ctx.table, "memo", None)
 
     def make() -> Moment | None:
-        m = mod.moment(ctx)
+        m = _display.public_moment(ctx, mod)
         if m is None or ctx.seat is None or not hasattr(mod, "yours"):
             return m
-        from dataclasses import replace
         return replace(m, yours=mod.yours(ctx, m) or "", first=False)
-    memo = getattr(ctx.table, "memo", None)
     if memo is None:
         return make()
     return memo(f"seat moment:{ctx.seat}:{ctx.lang}", make)  # type: ignore[no-any-return]
@@ -117,16 +118,17 @@ def SeatMoment(m: Moment, lang: str) -> ft.Control:
 
     async def skip(e: Any) -> None:
         set_stage(3)
-    flips: list[ft.Control] = []
-    for c in m.cards:
-        flips.append(ft.AnimatedSwitcher(
-            content=_display.card_face(m, c, stage >= 1, CARD), key=f"flip{c.seat}",
-            transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
-            reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK))
+    # One switcher turns the whole row over (the cards turn together): few controls to send to
+    # every phone at the reveal.
+    cards = ft.AnimatedSwitcher(
+        content=ft.Row([_face(m, c) if stage >= 1 else _back(m, c) for c in m.cards], wrap=True, spacing=6,
+                       run_spacing=6, key=f"{'faces' if stage >= 1 else 'backs'}:{m.key}"),
+        transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
+        reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK) if m.cards else None
     parts: list[ft.Control] = [ft.Row([ft.Text(m.title, size=18, weight=ft.FontWeight.BOLD, expand=True),
                                        ft.Icon(ft.Icons.CLOSE, size=22)], spacing=6)]
-    if flips:
-        parts.append(ft.Row(flips, wrap=True, spacing=6, run_spacing=6))
+    if cards is not None:
+        parts.append(cards)
     if stage >= 2:
         if m.yours:
             parts.append(ft.Text(m.yours, size=26, weight=ft.FontWeight.BOLD))
@@ -136,3 +138,26 @@ def SeatMoment(m: Moment, lang: str) -> ft.Control:
     return ft.Container(content=ft.Column(parts, spacing=8, tight=True), on_click=skip,
                         tooltip=i18n.t(lang, "moment.skip"), bgcolor=ft.Colors.AMBER_50, border_radius=16,
                         padding=12, border=ft.Border.all(3, "#e8c07a"))
+
+
+def _back(m: Moment, c: Card) -> ft.Control:
+    return ft.Container(width=CARD * 2.6, height=CARD * 3.2, border_radius=10, bgcolor="#6d3b1a",
+                        border=ft.Border.all(3, "#e8c07a"))
+
+
+def _face(m: Moment, c: Card) -> ft.Control:
+    """A card's face on a phone: whose (name, in the seat's colour), the choice, the word under it."""
+    name, colour = m.seats[c.seat] if 0 <= c.seat < len(m.seats) else ("?", "#777777")
+    edge = ft.Colors.GREEN_700 if c.good is True else ft.Colors.RED_700 if c.good is False else colour
+    lines: list[ft.Control] = [
+        ft.Text(name, size=13, weight=ft.FontWeight.BOLD, max_lines=1,
+                overflow=ft.TextOverflow.ELLIPSIS),
+        ft.Text(c.face, size=CARD if len(c.face) <= 5 else 14, weight=ft.FontWeight.BOLD, max_lines=2,
+                overflow=ft.TextOverflow.ELLIPSIS, text_align=ft.TextAlign.CENTER)]
+    if c.note:
+        lines.append(ft.Text(c.note, size=12, color=edge, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS))
+    return ft.Container(width=max(CARD * 2.6, len(c.face) * 8 + 16), height=CARD * 3.2, border_radius=10,
+                        bgcolor=ft.Colors.WHITE, border=ft.Border.all(3, edge), padding=4,
+                        content=ft.Column(lines, spacing=0, tight=True,
+                                          horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                                          alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
