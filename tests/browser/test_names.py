@@ -178,10 +178,7 @@ def _played_to_the_end(data_dir: Any, game: str, names: list[str], seed: int) ->
 
 
 @pytest.mark.parametrize("game,seed", [
-    pytest.param("lutece", 3, marks=pytest.mark.xfail(
-        reason="Lutèce's score table and its bars' names are cut at 360 px (companion/games/lutece/screens.py, "
-               "hcomp's file: issue 18.5)", strict=False)),
-    ("lutetia", 4), ("quovadis", 5)])
+    ("lutece", 3), ("lutetia", 4), ("quovadis", 5)])
 async def test_no_text_is_cut_at_360_px_on_the_scorers(browser: Any, server: Any, shots: Any, game: str,
                                                        seed: int) -> None:
     names = ["Maximiliane-Genoveva Xy", "Bärbel", "Éloïse"]

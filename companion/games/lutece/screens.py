@@ -498,8 +498,11 @@ def result(ctx: UiContext) -> list[ft.Control]:
                   ft.DataCell(ft.Text(ctx.t("lutece.ui.gold_points", gold=p["gold"],
                                             points=points["lutece.score.gold_points"])))]
         rows.append(ft.DataRow(cells=cells))
-    out.append(kit.card(ft.Row([ft.DataTable(columns=cols, rows=rows, column_spacing=16)],
-                               scroll=ft.ScrollMode.AUTO), _sub(ctx.t("lutece.ui.cells"), 14)))
+    if ctx.is_host and ctx.seat is None:  # the host's screen: the whole table at once
+        out.append(kit.card(ft.Row([ft.DataTable(columns=cols, rows=rows, column_spacing=16)],
+                                   scroll=ft.ScrollMode.AUTO), _sub(ctx.t("lutece.ui.cells"), 14)))
+    else:  # a phone (360 px): one block per player, its points wrapping – nothing cut (issue 30.7)
+        out.append(_score_sheets(ctx, res, oc))
     out.append(_chart(ctx, res, oc))
     notes: list[ft.Control] = []
     for r in RESOURCES:
@@ -513,6 +516,29 @@ def result(ctx: UiContext) -> list[ft.Control]:
                                     fewest=", ".join(players[s]["name"] for s in info["fewest"])), 14))
     out.append(kit.card(*notes))
     return out
+
+
+def _score_sheets(ctx: UiContext, res: dict[str, Any], oc: Result) -> ft.Control:
+    """The score table for a narrow screen: per player (in ranking order) rank, name and total on
+    one line, then each column of the table as "Bread 7 (10)", the lines wrapping as they need."""
+    players = res["players"]
+    blocks: list[ft.Control] = []
+    for i in res["ranking"]:
+        p, points = players[i], oc.breakdown[i]
+        parts = [f"{ctx.t(f'lutece.res.{r}')} " + ctx.t("lutece.ui.count_points", count=p["resources"][r]["count"],
+                                                        points=points[f"lutece.res.{r}"]) for r in RESOURCES]
+        parts.append(f"{ctx.t('lutece.score.places')} {points['lutece.score.places']}")
+        parts.append(f"{ctx.t('lutece.score.gold_points')} " + ctx.t(
+            "lutece.ui.gold_points", gold=p["gold"], points=points["lutece.score.gold_points"]))
+        blocks.append(ft.Column([
+            ft.Row([ft.Text(f"{oc.ranks[i]}.", size=18, weight=ft.FontWeight.BOLD),
+                    ft.Text(p["name"], size=18, weight=ft.FontWeight.BOLD, expand=True, max_lines=2,
+                            overflow=ft.TextOverflow.ELLIPSIS),
+                    ft.Text(str(oc.scores[i]), size=20, weight=ft.FontWeight.BOLD)], spacing=8),
+            ft.Row([ft.Container(ft.Text(x, size=14), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, border_radius=8,
+                                 padding=ft.Padding.symmetric(horizontal=8, vertical=3)) for x in parts],
+                   wrap=True, spacing=6, run_spacing=4)], spacing=4, tight=True))
+    return kit.card(*blocks, _sub(ctx.t("lutece.ui.cells"), 14))
 
 
 def _chart(ctx: UiContext, res: dict[str, Any], oc: Result) -> ft.Control:

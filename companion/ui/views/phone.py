@@ -156,7 +156,8 @@ def SeatHeader(you_are: str, colour: str) -> ft.Control:
     seat this phone holds, read at a glance (issue 30.8)."""
     return ft.Container(
         content=ft.Row([kit.seat_dot(colour, 48),
-                        names.one_line(you_are, 30, weight=ft.FontWeight.BOLD, expand=True)], spacing=12),
+                        ft.Text(you_are, size=30, weight=ft.FontWeight.BOLD, expand=True, max_lines=2,
+                                overflow=ft.TextOverflow.ELLIPSIS)], spacing=12),
         border=ft.Border.all(4, colour), border_radius=16, padding=ft.Padding.symmetric(horizontal=12, vertical=8))
 
 
