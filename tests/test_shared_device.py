@@ -104,7 +104,10 @@ async def test_done_idle_and_a_seat_given_back_cover_the_device(monkeypatch: Any
     await done[0].on_click(None)
     assert S.state(scr).seat is None
     S.uncover(scr, 1, S.state(scr).gen)
-    await asyncio.sleep(0.2)  # no tap for IDLE_SECONDS
+    for _ in range(100):  # no tap for IDLE_SECONDS
+        await asyncio.sleep(0.05)
+        if S.state(scr).seat is None:
+            break
     assert S.state(scr).seat is None and "Pass to Ann" in _shown(c)
     monkeypatch.setattr(S, "IDLE_SECONDS", 60.0)
     S.uncover(scr, 1, S.state(scr).gen)

@@ -142,3 +142,4 @@ async def test_two_phones_and_two_shared_seats_vote(browser: Any, server: Any, s
     await eventually(lambda: text_with(host, "Yes: 2"), timeout=60)
     await see(dev, "All shared seats are done: put the device down.")
     await covered(dev, shots, "after-reveal-360")
+

@@ -160,14 +160,17 @@ def share_buttons(scr: Screen, i: int, s: dict[str, Any]) -> list[ft.Control]:
             scr.confirm(scr.t("ui.share.to_confirm", name=name), scr.t("ui.share.to_what" + play, name=name),
                         scr.t("ui.share.to_yes"), yes)
     tip = scr.t("ui.share.back" if shared else "ui.share.to", name=name)
-    out: list[ft.Control] = [ft.IconButton(ft.Icons.PHONE_ANDROID if shared else ft.Icons.TABLET_ANDROID,
-                                           on_click=ask, width=48, height=48, icon_size=26, tooltip=tip)]
+    # (an icon has no text: its tooltip names it, and it is a button to screen readers and tests)
+    out: list[ft.Control] = [ft.Semantics(button=True, content=ft.IconButton(
+        ft.Icons.PHONE_ANDROID if shared else ft.Icons.TABLET_ANDROID, on_click=ask, width=48, height=48,
+        icon_size=26, tooltip=tip))]
     if shared and s.get("pin"):
         async def reset(e: Any) -> None:
             async def yes() -> None:
                 await scr.request({"op": "reset_pin", "seat": i})
             scr.confirm(scr.t("ui.pin.reset_confirm", name=name), scr.t("ui.pin.reset_what", name=name),
                         scr.t("ui.pin.reset_yes"), yes)
-        out.append(ft.IconButton(ft.Icons.LOCK_RESET, on_click=reset, width=48, height=48, icon_size=26,
-                                 tooltip=scr.t("ui.pin.reset", name=name)))
+        out.append(ft.Semantics(button=True, content=ft.IconButton(
+            ft.Icons.LOCK_RESET, on_click=reset, width=48, height=48, icon_size=26,
+            tooltip=scr.t("ui.pin.reset", name=name))))
     return out
