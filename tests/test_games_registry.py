@@ -10,6 +10,7 @@ import random
 import re
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,70 @@ def test_sample_from_a_given_subset_stays_in_it(gid: str) -> None:
             kind = legal[0]["type"]
             a = sp.sample(st, seat, r, [x for x in legal if x["type"] == kind])
             assert a is None or a["type"] == kind
+
+
+# ---- the plug-in, whole (issue 32.4): the platform takes what it needs of a game from its spec ----
+
+PLATFORM = ["companion/printing/*.py", "companion/i18n/*.py", "companion/games/__init__.py", "companion/games/base.py"]
+
+
+def _plain(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
+def test_no_platform_module_names_a_game() -> None:
+    """The printing machinery, the catalog and the registry name no game: each game's options,
+    previews, texts and display come from its spec (a new game touches its folder only)."""
+    from companion.i18n import t
+
+    names = set()
+    for gid, sp in specs().items():
+        names |= {gid, _plain(t("en", sp.rules.NAME)).split(" (")[0]}
+    named = []
+    for pattern in PLATFORM:
+        for path in sorted(ROOT.glob(pattern)):
+            text = _plain(path.read_text(encoding="utf-8"))
+            named += [f"{path.relative_to(ROOT)}: {n}" for n in sorted(names) if re.search(rf"\b{re.escape(n)}\b", text)]
+    assert not named, named
+
+
+def test_the_platform_catalog_holds_no_game_text() -> None:
+    """A game's texts – its printed cards' too – are in its own catalog (companion/games/<id>/locale/):
+    no platform key names a game, and every printed text of the platform's catalog ("print.*") is
+    used by the platform's printing code, not by one game's alone."""
+    from companion.i18n import CORE
+
+    ids = set(specs())
+    assert not [k for k in CORE["en"] if ids & set(k.split("."))]
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "companion" / "printing").glob("*.py"))
+    unused = [k for k in CORE["en"] if k.startswith("print.")
+              and k not in code and re.sub(r"\.[a-z_]+$", ".{", k) not in code]  # print.colour.{name}
+    assert not unused, unused
+    for gid, sp in specs().items():
+        if sp.printing:
+            own = [k for k in sp.catalog["en"] if k.startswith(f"{gid}.print.")]
+            assert own, f"{gid}: its printed texts are not in its own catalog"
+            assert all(k in sp.catalog[lang] for lang in ("de", "fr") for k in own), gid
+
+
+@pytest.mark.parametrize("gid", [g for g, s in specs().items() if s.printing])
+def test_companion_print_prints_every_printing_game(gid: str, tmp_path: Path) -> None:
+    """`companion print GAME` finds the game through the registry (the test-only game too): its
+    first deck, in German, a PDF with its pages – and the committed printables are the product's only."""
+    from companion.printing import decks, printables
+    from companion.printing.cli import main
+
+    first = decks.game_items(gid)[0].name
+    out = tmp_path / f"{gid}.pdf"
+    assert main(["print", gid, "--deck", first, "--dpi", "50", "--lang", "de", "--workers", "1", "-o", str(out)]) == 0
+    pdf = out.read_bytes()
+    assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page") >= 2  # fronts and backs
+    assert (gid in {s["game"] for s in printables.specs()}) == (not specs()[gid].test_only)
+
+
+def test_the_test_game_has_every_part_a_game_can_have() -> None:
+    """Guess, the proof of "one folder + one line", has a display and printed cards too: the generic
+    display and printing tests run it (test_display.py, test_printing_*.py, above)."""
+    sp = spec("guess")
+    for part in (sp.screens, sp.display, sp.printing, sp.catalog and "tests.games.guess.messages"):
+        assert isinstance(part, str) and part.startswith("tests.games.guess."), part

@@ -63,6 +63,8 @@ def test_every_sheet_of_a_game_is_in_the_language(game: str, lang: str, drawn: l
     assert english_words(drawn) == set(), f"{game}/{lang}: English left on the sheets"
     ours = {v for k, v in catalog(lang).items() if k.startswith("print.") and "{" not in v}
     assert ours & set(drawn), "no catalog text reached the sheets"
+    own = {v for k, v in catalog(lang).items() if k.startswith(f"{game}.print.") and "{" not in v}
+    assert own & set(drawn), "none of the game's own printed texts (its catalog) reached the sheets"
 
 
 @pytest.mark.parametrize(("lang", "word"), [("de", "PASSER-TEST"), ("fr", "CALAGE")])

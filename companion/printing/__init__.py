@@ -6,7 +6,8 @@
     companion.printing.cli.main(argv)                    `companion print ...`
 
 Each takes lang="en" | "de" | "fr": the language of every text printed on cards and sheets
-(catalog keys "print.*" in companion/i18n/locale/*/LC_MESSAGES/companion.po). printables/ holds the English files.
+(catalog keys "print.*" in companion/i18n/locale/*/LC_MESSAGES/companion.po for the platform's
+sheets, "<id>.print.*" in each game's own locale/ for its cards). printables/ holds the English files.
 
 Modules: units (lengths), layout (pure positions), decks (what to print), cards/board/art
 (drawing), engine (page jobs, painting), runner (parallel pages -> PDF), pdf (exact-size

@@ -1,5 +1,5 @@
 """The functions the CLI and the web app call. Pure CPU work, no I/O: run them off the event
-loop (e.g. `await asyncio.to_thread(render_pdf, "lutetia")`).
+loop (e.g. `await asyncio.to_thread(render_pdf, game_id)`).
 
 Every function takes `lang` ("en", "de", "fr"; default "en"): the language of the texts printed
 on the cards and sheets. Anything else raises ValueError naming the choices."""
@@ -22,24 +22,27 @@ from companion.printing.layout import LayoutOptions
 from companion.printing.runner import pdf_from_jobs
 
 LAYOUT_KEYS = {"paper", "orientation", "card", "bleed", "margin", "gap", "dpi", "backs", "offset", "crop_marks"}
-OTHER_KEYS = ("copies", "mod_deck", "areas", "quality", "optimize", "workers", "progress", "lang", "ink_saver",
-              "image_format")
+OTHER_KEYS = ("copies", "quality", "optimize", "workers", "progress", "lang", "ink_saver", "image_format")
 
 
-def split_options(layout: dict[str, Any]) -> tuple[LayoutOptions, dict[str, Any]]:
-    unknown = set(layout) - LAYOUT_KEYS - set(OTHER_KEYS)
+def split_options(layout: dict[str, Any], game: str | None = None) -> tuple[LayoutOptions, dict[str, Any]]:
+    """(layout options, the rest); the rest's "game" holds the game's own print options
+    (decks.options(game), e.g. a deck's counts) that were given."""
+    own = D.options(game) if game is not None else {}
+    unknown = set(layout) - LAYOUT_KEYS - set(OTHER_KEYS) - set(own)
     if unknown:
         raise TypeError(f"unknown print options: {', '.join(sorted(unknown))}")
     opts = LayoutOptions(**{k: v for k, v in layout.items() if k in LAYOUT_KEYS and v is not None})
     opts.normalised()  # validate early
     rest = {k: layout.get(k) for k in OTHER_KEYS}
     rest["lang"] = D.check_lang(rest["lang"])
+    rest["game"] = {k: layout[k] for k in own if layout.get(k) is not None}
     return opts, rest
 
 
-def select_items(game: str, deck: str | None = None, mod_deck: Any = None,
-                 areas: str | None = None, lang: str = "en") -> list[D.Deck | D.Board]:
-    items = D.game_items(game, mod_deck, areas, lang)
+def select_items(game: str, deck: str | None = None, lang: str = "en", **options: Any) -> list[D.Deck | D.Board]:
+    """The game's decks and boards (one `deck`, or all), with its own print `options`."""
+    items = D.game_items(game, lang, **options)
     if deck is None or deck == "all":
         return items
     chosen = [i for i in items if i.name == deck.lower()]
@@ -51,14 +54,14 @@ def select_items(game: str, deck: str | None = None, mod_deck: Any = None,
 def game_jobs(game: str, deck: str | None = None, guide: bool | None = None, **layout: Any) -> list[PageJob]:
     """Page jobs of a game's printables. `guide` (default: when printing the whole game): start
     with the how-to-print sheet (what to print, checklist, cutting order, duplex test)."""
-    opts, rest = split_options(layout)
+    opts, rest = split_options(layout, D.game_id(game))
     given = frozenset(k for k, v in layout.items() if k in LAYOUT_KEYS and v is not None)
     jobs: list[PageJob] = []
     parts: list[tuple[str, int, str, int, int]] = []
     chips: list[str] = []  # the diameters of the round pieces on the sheets, e.g. "24 mm"
     has_cards = has_board = False
     copies = int(rest["copies"] or 1)
-    for item in select_items(game, deck, rest["mod_deck"], rest["areas"], rest["lang"]):
+    for item in select_items(game, deck, rest["lang"], **rest["game"]):
         start = len(jobs)
         if isinstance(item, D.Board):
             jobs += board_jobs(item, opts, ink_saver=bool(rest["ink_saver"]))
@@ -90,8 +93,8 @@ def render_pdf(game: str, deck: str | None = None, *, progress: Progress | None 
     """The PDF of a game's printables (all decks and boards, or one `deck`).
 
     layout: paper, orientation, card, bleed, margin, gap, dpi, backs, offset, crop_marks,
-    copies (each card this many times), mod_deck ("12,12,12"), areas (LUTETIA's option, e.g.
-    "orange-green-blue-red-grey"), quality (JPEG), optimize (smaller JPEG, slower), workers,
+    copies (each card this many times), the game's own print options (decks.options(game), e.g. a
+    deck's counts), quality (JPEG), optimize (smaller JPEG, slower), workers,
     image_format ("indexed": a small palette, Flate – crisp and small, the default; "jpeg": with
     quality), lang (language of the printed texts: "en", "de", "fr"), ink_saver (light tints and outlines
     instead of full-colour frames and backs).

@@ -1,7 +1,7 @@
 """Boards that are bigger than a sheet: drawn whole, then cut into pieces that join.
 
-A game's board is drawn by its renderer (`board_renderer`, in the game's folder: LUTETIA's track
-in companion/games/lutetia/printing.py). `tile_board` splits the board into pieces that fit
+A game's board is drawn by its renderer (`board_renderer`, in the game's folder:
+companion/games/<id>/printing.py). `tile_board` splits the board into pieces that fit
 the paper with an overlap strip: the next piece is cut along its dashed line and laid over
 the "glue" strip of the previous one, the ⊕ join marks (in both pieces) on top of each other.
 """

@@ -7,7 +7,7 @@ whole canvas: backgrounds run into the bleed, text and icons stay inside the saf
 (3 mm inside the cut line) and shrink to fit. Names are generic (PLAN, VOTE, ROMAN, ...):
 no game logos, no borrowed artwork.
 
-Texts come from the message catalog (keys "print.*", companion/i18n/core.py) in the face's
+Texts come from the message catalog (keys "print.*" of the platform's, "<id>.print.*" of the game's) in the face's
 `lang` ("en" when not given); colour names are English ids translated with "print.colour.*".
 """
 
@@ -35,7 +35,7 @@ def renderer(name: str) -> Callable[[Renderer], Renderer]:
 def render_face(name: str, params: dict[str, Any], w: int, h: int, bleed: int, dpi: int,
                 saver: bool = False) -> Canvas:
     """Paint face `name`. `saver`: the ink-saving variant (light tints and outlines, no full-colour
-    frames or backs). A game's renderers ("lutetia.plan") live in its printing module
+    frames or backs). A game's renderers ("<id>.front") live in its printing module
     (companion/games/<id>/printing.py), imported on first use (also in a worker process)."""
     if name not in RENDERERS:
         _load_game_renderers()

@@ -3,13 +3,14 @@
     companion print GAME [--deck NAME] [--paper a4|letter] [--card poker] [--bleed 3mm]
                          [--backs duplex-long|duplex-short|fold|none] [--dpi 300]
                          [--orientation portrait|landscape] [--offset X,Y] [--copies N] [--lang en|de|fr]
-                         -o FILE.pdf
+                         [the game's own options, e.g. --mod-deck 12,12,12] -o FILE.pdf
     companion print --all            regenerate printables/ (A4 + Letter, English) and docs/print-*.png
     companion print --registration   duplex offset test page
     companion print --join CODE URL  a sheet of join cards for a table
     companion print --list           games and decks
 
---lang: the language of the texts printed on cards and sheets (default en).
+--lang: the language of the texts printed on cards and sheets (default en). A game's own print
+options come from its printing module (`OPTIONS`, companion/printing/decks.py: `options(game)`).
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--dpi", type=int, default=300)
     p.add_argument("--offset", help="duplex correction X,Y in mm for back pages (see --registration)")
     p.add_argument("--copies", type=int, default=1, help="print every card this many times")
-    p.add_argument("--mod-deck", help="LUTETIA modification cards per value 1,2,3 (default 12,12,12)")
-    p.add_argument("--areas", help="LUTETIA area colours, e.g. green-yellow-blue-red-purple (the game's option)")
+    for name, (text, games) in game_options().items():  # each game's own print options
+        p.add_argument("--" + name.replace("_", "-"), dest=name, help=f"{', '.join(games)}: {text}")
     p.add_argument("--format", dest="image_format", default="indexed", choices=["indexed", "jpeg"],
                    help="page images: indexed colour (crisp, small; default) or jpeg (--quality)")
     p.add_argument("--quality", type=int, default=85, help="JPEG quality with --format jpeg (default 85)")
@@ -77,6 +78,27 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="list games and decks")
     p.add_argument("--lang", default="en", choices=LANGS, help="language of the printed texts (default en)")
     return p
+
+
+def game_options() -> dict[str, tuple[str, list[str]]]:
+    """The print options games declare (decks.options): {name: (help, [games that take it])}."""
+    out: dict[str, tuple[str, list[str]]] = {}
+    for g in D.GAMES:
+        for name, text in D.options(g).items():
+            out.setdefault(name, (text, []))[1].append(g)
+    return out
+
+
+def _game_options(a: argparse.Namespace, game: str) -> dict[str, str]:
+    """The game's own options given on the command line; one given that the game does not take: ValueError."""
+    given = {name: getattr(a, name) for name in game_options() if getattr(a, name, None) is not None}
+    own = D.options(game)
+    other = [name for name in given if name not in own]
+    if other:
+        flags = ", ".join("--" + n.replace("_", "-") for n in other)
+        raise ValueError(f"{flags}: not an option of {game}"
+                         + (f" (its options: {', '.join('--' + n.replace('_', '-') for n in own)})" if own else ""))
+    return given
 
 
 def _progress(label: str) -> Callable[[int, int], None]:
@@ -226,14 +248,15 @@ def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         pdf = api.join_card_pdf(a.join[0], a.join[1], a.paper, a.dpi, lang=a.lang)
     elif a.game:
         game = D.game_id(a.game)
+        own = _game_options(a, game)
         out = check_output(a.output or f"{game}{'-' + a.deck if a.deck else ''}-{a.paper}{_suffix(a.lang)}.pdf", a.force)
-        api.select_items(game, a.deck, a.mod_deck, a.areas, a.lang)  # a wrong deck: said before rendering
+        api.select_items(game, a.deck, a.lang, **own)  # a wrong deck or option value: said before rendering
         pdf = api.render_pdf(
             game, a.deck, paper=a.paper, orientation=a.orientation, card=a.card, bleed=a.bleed, margin=a.margin,
-            gap=a.gap, dpi=a.dpi, backs=a.backs, offset=a.offset, copies=a.copies, mod_deck=a.mod_deck, areas=a.areas,
+            gap=a.gap, dpi=a.dpi, backs=a.backs, offset=a.offset, copies=a.copies,
             quality=a.quality, optimize=a.optimize, crop_marks=not a.no_crop_marks, workers=a.workers,
             progress=_progress(f"{game}{'/' + a.deck if a.deck else ''}"), lang=a.lang, ink_saver=a.ink_saver,
-            image_format=a.image_format,
+            image_format=a.image_format, **own,
         )
     else:
         p.print_usage(sys.stderr)

@@ -7,9 +7,14 @@ so pages can be rendered in worker processes and a deck's content can be hashed 
 printables manifest.
 
 Language: every builder takes `lang` ("en", "de", "fr"); it goes into each face's parameters
-(the renderers look their texts up in the message catalog, keys "print.*" in
-companion/i18n/core.py) and into the deck's title. Colour names stay English ids in the
-parameters (the renderers translate them).
+(the renderers look their texts up in the message catalog: the platform's sheets and shared
+pieces "print.*" in companion/i18n/locale/, a game's own cards "<id>.print.*" in its folder's
+locale/) and into the deck's title. Colour names stay English ids in the parameters (the
+renderers translate them).
+
+A game's printing module may also declare `OPTIONS` ({name: help}: its own print options, e.g.
+a deck's counts; `companion print` offers each as `--name`, `items()` gets them as keywords) and
+`PREVIEWS` ({name: (deck or None, page index)}: extra pictures for the docs, docs/print-<id>-<name>.png).
 """
 
 from __future__ import annotations
@@ -93,15 +98,22 @@ def check_lang(lang: Any) -> str:
 # ---- registry ----------------------------------------------------------------------------
 # A game prints when its GameSpec names a printing module (companion/games/<id>/printing.py with
 # `items(lang=..., **options)`); the deck data and card renderers live there.
-GAMES = tuple(gid for gid, s in specs().items() if s.printing)
+GAMES = tuple(gid for gid, s in specs().items() if s.printing)  # (a test-only game too, once registered)
+
+
+def product_games() -> tuple[str, ...]:
+    """The printing games of the product (no test-only game): printables/, its manifest, the previews."""
+    return tuple(gid for gid, s in specs().items() if s.printing and not s.test_only)
 
 
 def game_id(name: str) -> str:
     plain = unicodedata.normalize("NFKD", str(name)).encode("ascii", "ignore").decode().lower().strip()
-    plain = plain.replace("-", "").replace("_", "").replace(" ", "")  # "Quo Vadis", "quo-vadis" -> quovadis
-    if plain not in GAMES:
-        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
-    return plain
+    plain = plain.replace("-", "").replace("_", "").replace(" ", "")  # a name as people write it ("Quo-Vadis")
+    known = {gid: s for gid, s in specs().items() if s.printing}
+    match = next((gid for gid in known if gid.replace("_", "") == plain), None)
+    if match is None:
+        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(product_games())}")
+    return match
 
 
 def printing(game: str) -> Any:
@@ -111,10 +123,25 @@ def printing(game: str) -> Any:
     return module
 
 
-def game_items(game: str, mod_deck: Any = None, areas: str | None = None, lang: str = "en") -> list[Deck | Board]:
-    """Everything printable for a game, in print order (options: LUTETIA's mod_deck, areas; the
-    language of the printed texts): the game's own printing module says what."""
-    return list(printing(game).items(lang=lang, mod_deck=mod_deck, areas=areas))
+def options(game: str) -> dict[str, str]:
+    """The game's own print options, {name: help} (its printing module's `OPTIONS`; none by default)."""
+    return dict(getattr(printing(game), "OPTIONS", {}))
+
+
+def previews(game: str) -> dict[str, tuple[str | None, int]]:
+    """Extra preview pictures of the game for the docs: {name: (deck or None = whole game, page index)}."""
+    return dict(getattr(printing(game), "PREVIEWS", {}))
+
+
+def game_items(game: str, lang: str = "en", **opts: Any) -> list[Deck | Board]:
+    """Everything printable for a game, in print order (`opts`: the game's own print options, see
+    `options()`; `lang`: the language of the printed texts): the game's own printing module says what."""
+    known = options(game)
+    unknown = sorted(k for k, v in opts.items() if k not in known and v is not None)
+    if unknown:
+        raise ValueError(f"{game} has no print option {', '.join(unknown)}"
+                         + (f" (its options: {', '.join(known)})" if known else ""))
+    return list(printing(game).items(lang=lang, **{k: v for k, v in opts.items() if k in known}))
 
 
 def deck_names(game: str) -> list[str]:

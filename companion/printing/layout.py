@@ -239,7 +239,7 @@ def layout_cards(n_cards: int, options: LayoutOptions | None = None) -> DeckLayo
         per = _grid(o, r)[0] * _grid(o, r)[1]
         return -(-max(1, n_cards) // per) if per else float("inf")
     # fewest sheets; on a tie portrait, whose long-edge flip (left-right) is the printers' default
-    # and least ambiguous (Lutèce: 4 sheets either way, so portrait)
+    # and least ambiguous (60 mini cards: 4 sheets either way, so portrait)
     best = min(orients, key=lambda r: (sheets(r), r != "portrait"))
     cols, rows, region = _grid(o, best)
     if cols * rows == 0:

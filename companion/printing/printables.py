@@ -1,7 +1,7 @@
 """`companion print --all`: the committed PDFs in printables/, their manifest, the previews.
 
 The manifest records, per file, a recipe hash (options + the deck data + a hash of the
-drawing code, fonts and English card texts) and the file's own hash.
+drawing code, fonts and English printed texts) and the file's own hash.
 tests/test_printing_printables.py fails when either no longer matches: the printables are
 stale and `companion print --all` must be run.
 
@@ -57,7 +57,7 @@ def specs() -> list[dict[str, Any]]:
     """Every committed PDF: one per game and paper (all decks, duplex long edge) + registration."""
     out = []
     for paper in PAPERS:
-        for game in D.GAMES:
+        for game in D.product_games():
             out.append({"file": f"{game}-{paper}.pdf", "game": game, "paper": paper, "backs": "duplex-long",
                         "dpi": PRINT_DPI, "quality": PRINT_QUALITY})
         out.append({"file": f"registration-{paper}.pdf", "game": None, "paper": paper, "backs": "duplex-long",
@@ -66,8 +66,10 @@ def specs() -> list[dict[str, Any]]:
 
 
 def texts(lang: str = "en") -> dict[str, str]:
-    """The catalog texts printed on cards and sheets ("print.*") in `lang`."""
-    return {k: v for k, v in sorted(catalog(lang).items()) if k.startswith("print.")}
+    """The catalog texts printed on cards and sheets in `lang`: the platform's ("print.*") and each
+    product game's own ("<id>.print.*", from its folder's catalog)."""
+    heads = ("print.", *(f"{gid}.print." for gid in D.product_games()))
+    return {k: v for k, v in sorted(catalog(lang).items()) if k.startswith(heads)}
 
 
 def engine_hash() -> str:
@@ -76,7 +78,7 @@ def engine_hash() -> str:
     here = Path(__file__).resolve().parent
     for name in ENGINE_FILES:
         h.update(name.encode() + b"\0" + (here / name).read_bytes())
-    for gid in D.GAMES:  # each game's deck data and renderers (companion/games/<id>/printing.py)
+    for gid in D.product_games():  # each game's deck data and renderers (companion/games/<id>/printing.py)
         module = D.spec(gid).printing_module()
         h.update(gid.encode() + b"\0" + Path(module.__file__).read_bytes())
     for f in sorted(FONT_DIR.glob("*.ttf")):
@@ -99,7 +101,7 @@ def build(spec: dict[str, Any], progress: Callable[[int, int], None] | None = No
 
 
 def spec_for(name: str) -> dict[str, Any] | None:
-    """The spec of a committed file by its name without ".pdf" ("lutetia-a4"), else None."""
+    """The spec of a committed file by its name without ".pdf" ("<game>-a4"), else None."""
     return next((s for s in specs() if s["file"] == f"{name}.pdf"), None)
 
 
@@ -118,7 +120,7 @@ def localized_name(name: str, lang: str) -> str:
 
 
 def localized(name: str, lang: str, cache_dir: Path) -> bytes:
-    """A committed printable ("lutetia-a4") rendered with its texts in `lang` (same recipe), from
+    """A committed printable ("<game>-a4") rendered with its texts in `lang` (same recipe), from
     `cache_dir` when it was made before. Slow the first time (seconds of CPU): call it off the
     event loop. English is the committed file itself (rendered and cached too where there is none:
     an installed wheel carries no printables/)."""
@@ -170,11 +172,13 @@ def write_all(out_dir: Path = PRINTABLES, log: Callable[[str], None] = print,
 
 
 def write_previews(docs: Path = DOCS, log: Callable[[str], None] = print) -> list[Path]:
-    """docs/print-<game>-<deck>.png: the first page of every deck and board (A4, fronts), LUTETIA's
-    how-to-print sheet and a sheet of vote backs."""
+    """docs/print-<game>-<deck>.png: the first page of every deck and board (A4, fronts), and the
+    pages a game's printing module asks for (`PREVIEWS`: docs/print-<game>-<name>.png, e.g. its
+    how-to-print sheet or a sheet of backs)."""
     docs.mkdir(parents=True, exist_ok=True)
     paths = []
-    for game in D.GAMES:
+    extra: dict[str, Any] = {}
+    for game in D.product_games():
         for item in D.game_items(game):
             jobs = api.game_jobs(game, item.name, paper="a4", backs="duplex-long", dpi=PREVIEW_DPI)
             img = paint(jobs[0])
@@ -182,9 +186,9 @@ def write_previews(docs: Path = DOCS, log: Callable[[str], None] = print) -> lis
             img.save(path, "PNG", optimize=True)
             paths.append(path)
             log(f"{path.relative_to(docs.parent)}")
-    extra = {"print-lutetia-guide.png": api.game_jobs("lutetia", paper="a4", backs="duplex-long", dpi=PREVIEW_DPI)[0],
-             "print-lutetia-votes-backs.png": api.game_jobs("lutetia", "votes", paper="a4", backs="duplex-long",
-                                                            dpi=PREVIEW_DPI)[1]}
+        for name, (deck, page) in D.previews(game).items():
+            extra[f"print-{game}-{name}.png"] = api.game_jobs(game, deck, paper="a4", backs="duplex-long",
+                                                              dpi=PREVIEW_DPI)[page]
     for name, job in extra.items():
         path = docs / name
         paint(job).save(path, "PNG", optimize=True)

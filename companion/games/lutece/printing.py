@@ -40,12 +40,12 @@ def lutece_actions(lang: str = "en") -> Deck:
                                                                 name=name, colour=colour, lang=lang), back))
         cards.append(CardSpec("revenus", f"{name} revenus", face("lutece.action", label="+3", kind="revenus",
                                                                  name=name, colour=colour, lang=lang), back, copies=2))
-    return Deck("lutece", "actions", t(lang, "print.deck.lutece.actions"), tuple(cards), card="mini", lang=lang)
+    return Deck("lutece", "actions", t(lang, "lutece.print.deck.actions"), tuple(cards), card="mini", lang=lang)
 
 
 
 # ---- Lutece --------------------------------------------------------------------------------
-LUTECE_TEXT = {"character": "print.lutece.character", "place": "print.lutece.place", "revenus": "print.lutece.revenus"}
+LUTECE_TEXT = {"character": "lutece.print.character", "place": "lutece.print.place", "revenus": "lutece.print.revenus"}
 
 
 @renderer("lutece.action")
@@ -69,7 +69,7 @@ def lutece_action(c: Canvas, label: str, kind: str, name: str, colour: str, lang
     big_glyph(c.draw, big, label if kind != "revenus" else "+3", kind="serif",
               fill=mix(col, PAPER, 0.7) if c.saver else ink, stroke=max(2, c.u(0.45)),
               stroke_fill=mix(col, INK, 0.6) if c.saver else INK)
-    caption = t(lang, LUTECE_TEXT[kind]) + ("\n" + t(lang, "print.lutece.revenus_gold") if kind == "revenus" else "")
+    caption = t(lang, LUTECE_TEXT[kind]) + ("\n" + t(lang, "lutece.print.revenus_gold") if kind == "revenus" else "")
     fit_text(c.draw, (px0 + c.u(3), big[3] + c.u(1.5), px1 - c.u(3), py1 - c.u(6)), caption,
              kind="bold", max_size=c.u(3.6), fill=INK)
     fit_text(c.draw, (px0 + c.u(3), py1 - c.u(5.5), px1 - c.u(3), py1 - c.u(1.5)),
@@ -78,7 +78,7 @@ def lutece_action(c: Canvas, label: str, kind: str, name: str, colour: str, lang
 
 @renderer("lutece.action_back")
 def lutece_action_back(c: Canvas, name: str, colour: str, lang: str = "en") -> None:
-    back_pattern(c, rgb(colour), t(lang, "print.lutece.action"), colour_name(lang, name),
+    back_pattern(c, rgb(colour), t(lang, "lutece.print.action"), colour_name(lang, name),
                  lambda d, box, fill, line: art.icon_coin(d, box, fill, line), shape=name)
 
 

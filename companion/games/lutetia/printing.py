@@ -4,7 +4,7 @@ The deck data (what is printed, how many copies; from shared/rules/lutetia.md) a
 renderers (Pillow, on the shared pieces of companion/printing/cards.py). The area names and
 colours come from the rules (COLOURS and the default of the `areas` option,
 "green-yellow-blue-red-purple"), as do the modification counts (options mod_1..3). Texts: keys
-"print.*" of the platform catalog (companion/i18n/core.py).
+"lutetia.print.*" of the game's own catalog (locale/), the shared pieces' "print.*" of the platform's.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def lutetia_plans(areas: str | None = None, lang: str = "en") -> Deck:
                                                             name=name, lang=lang), back))
         cards.append(CardSpec("roman", f"roman {name}", face("lutetia.roman", name=name, colour=colour, lo=lo, hi=hi,
                                                               lang=lang), back, copies=2))
-    return Deck("lutetia", "plans", t(lang, "print.deck.lutetia.plans"), tuple(cards), lang=lang)
+    return Deck("lutetia", "plans", t(lang, "lutetia.print.deck.plans"), tuple(cards), lang=lang)
 
 
 def lutetia_votes(lang: str = "en") -> Deck:
@@ -127,7 +127,7 @@ def lutetia_votes(lang: str = "en") -> Deck:
         for v in LUTETIA_VOTES:
             cards.append(CardSpec("vote", f"vote {name} {v}", face("lutetia.vote", value=v, name=name, colour=colour,
                                                                    lang=lang), back))
-    return Deck("lutetia", "votes", t(lang, "print.deck.lutetia.votes"), tuple(cards), lang=lang)
+    return Deck("lutetia", "votes", t(lang, "lutetia.print.deck.votes"), tuple(cards), lang=lang)
 
 
 def lutetia_mods(mod_deck: Any = None, lang: str = "en") -> Deck:
@@ -137,13 +137,13 @@ def lutetia_mods(mod_deck: Any = None, lang: str = "en") -> Deck:
     back = face("lutetia.mod_back", lang=lang)
     cards = tuple(CardSpec("mod", f"mod {v}", face("lutetia.mod", value=v, lang=lang), back, copies=counts[v])
                   for v in (1, 2, 3) if counts[v])
-    return Deck("lutetia", "mods", t(lang, "print.deck.lutetia.mods"), cards, lang=lang)
+    return Deck("lutetia", "mods", t(lang, "lutetia.print.deck.mods"), cards, lang=lang)
 
 
 def lutetia_track(areas: str | None = None, space: str = "32mm", lang: str = "en") -> Board:
     """The track 1..50 (five colour areas) with the virtual spaces 51-55, in pieces that join."""
     lang = check_lang(lang)
-    return Board("lutetia", "track", t(lang, "print.deck.lutetia.track"),
+    return Board("lutetia", "track", t(lang, "lutetia.print.deck.track"),
                  (("areas", tuple(lutetia_areas(areas))), ("space", space), ("lang", lang),
                   ("renderer", "lutetia.track")), lang=lang)
 
@@ -152,10 +152,10 @@ def lutetia_markers(lang: str = "en") -> Deck:
     """The two track markers the rules name (Miraculix: the approved position; Asterix: the
     proposal), as round tokens, the same on both sides."""
     lang = check_lang(lang)
-    pos = face("marker.token", label="P", caption="print.marker.position", colour="#8a8f98", lang=lang)
-    prop = face("marker.token", label="+", caption="print.marker.proposal", colour="#e08a1e", lang=lang)
+    pos = face("marker.token", label="P", caption="lutetia.print.marker.position", colour="#8a8f98", lang=lang)
+    prop = face("marker.token", label="+", caption="lutetia.print.marker.proposal", colour="#e08a1e", lang=lang)
     cards = (CardSpec("marker", "position", pos, pos), CardSpec("marker", "proposal", prop, prop))
-    return Deck("lutetia", "markers", t(lang, "print.deck.lutetia.markers"), cards, card="26mm", shape="circle",
+    return Deck("lutetia", "markers", t(lang, "lutetia.print.deck.markers"), cards, card="26mm", shape="circle",
                 gap="4mm", bleed="1.5mm", lang=lang)
 
 
@@ -166,7 +166,7 @@ def lutetia_markers(lang: str = "en") -> Deck:
 def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int, lang: str = "en",
                  name: str | None = None) -> None:
     col = rgb(colour)
-    top = header(c, col, str(number), t(lang, "print.lutetia.plan_range", lo=lo, hi=hi))
+    top = header(c, col, str(number), t(lang, "lutetia.print.plan_range", lo=lo, hi=hi))
     bottom = footer(c, col, 7.5, shape=name)
     strip_h = c.u(6)
     strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
@@ -180,13 +180,13 @@ def lutetia_plan(c: Canvas, number: int, colour: str, lo: int, hi: int, lang: st
     big_glyph(c.draw, (c.cx - k - c.u(2), cy - k, c.cx + k + c.u(2), cy + k), str(number), kind="serif",
               fill=mix(col, WHITE, 0.6) if c.saver else col, stroke=max(2, c.u(0.5)), stroke_fill=INK)
     fit_text(c.draw, (strip[0], text_top, strip[2], strip[1] - c.u(1)),
-             t(lang, "print.lutetia.plan_rule", number=number), kind="sans", max_size=c.u(2.6), fill=INK)
+             t(lang, "lutetia.print.plan_rule", number=number), kind="sans", max_size=c.u(2.6), fill=INK)
 
 
 @renderer("lutetia.roman")
 def lutetia_roman(c: Canvas, name: str, colour: str, lo: int, hi: int, lang: str = "en") -> None:
     col = rgb(colour)
-    top = header(c, col, "R", t(lang, "print.lutetia.roman_range", lo=lo, hi=hi))
+    top = header(c, col, "R", t(lang, "lutetia.print.roman_range", lo=lo, hi=hi))
     bottom = footer(c, col, 7.5, shape=name)
     strip_h = c.u(6)
     strip = (c.b + c.u(5), bottom - c.u(4) - strip_h, c.b + c.w - c.u(5), bottom - c.u(4))
@@ -194,21 +194,21 @@ def lutetia_roman(c: Canvas, name: str, colour: str, lo: int, hi: int, lang: str
     icon_box = (c.b + c.u(14), top + c.u(5), c.b + c.w - c.u(14), top + c.u(37))
     art.icon_helmet(c.draw, icon_box, mix(col, WHITE, 0.75) if c.saver else mix(col, PAPER, 0.25), INK)
     fit_text(c.draw, (c.b + c.u(5), icon_box[3] + c.u(1), c.b + c.w - c.u(5), icon_box[3] + c.u(10)),
-             t(lang, "print.lutetia.roman_title", colour=colour_name(lang, name)), kind="serif", max_size=c.u(6.5),
+             t(lang, "lutetia.print.roman_title", colour=colour_name(lang, name)), kind="serif", max_size=c.u(6.5),
              fill=col)
     fit_text(c.draw, (c.b + c.u(6), icon_box[3] + c.u(11), c.b + c.w - c.u(6), strip[1] - c.u(2)),
-             t(lang, "print.lutetia.roman_rule", lo=lo, hi=hi), kind="sans", max_size=c.u(3.0), fill=INK)
+             t(lang, "lutetia.print.roman_rule", lo=lo, hi=hi), kind="sans", max_size=c.u(3.0), fill=INK)
 
 
 @renderer("lutetia.plan_back")
 def lutetia_plan_back(c: Canvas, area: int, name: str, colour: str, lo: int, hi: int, lang: str = "en") -> None:
-    back_pattern(c, rgb(colour), t(lang, "print.lutetia.plan"), f"{lo}–{hi} · {colour_name(lang, name)}",
+    back_pattern(c, rgb(colour), t(lang, "lutetia.print.plan"), f"{lo}–{hi} · {colour_name(lang, name)}",
                  art.icon_temple, shape=name)
 
 
 VOTE_TEXT = {  # catalog keys: title, rule
-    "M": ("print.lutetia.power", "print.lutetia.power_rule"),
-    "R": ("print.lutetia.roman", "print.lutetia.roman_vote_rule"),
+    "M": ("lutetia.print.power", "lutetia.print.power_rule"),
+    "R": ("lutetia.print.roman", "lutetia.print.roman_vote_rule"),
 }
 
 
@@ -230,7 +230,7 @@ def lutetia_vote(c: Canvas, value: str, name: str, colour: str, lang: str = "en"
         fit_text(c.draw, (px0 + c.u(5), big[3] + c.u(12), px1 - c.u(5), py1 - c.u(10)), rule,
                  kind="sans", max_size=c.u(3.2), fill=INK)
     else:
-        fit_text(c.draw, (px0 + c.u(4), big[3] + c.u(3), px1 - c.u(4), big[3] + c.u(11)), t(lang, "print.lutetia.vote"),
+        fit_text(c.draw, (px0 + c.u(4), big[3] + c.u(3), px1 - c.u(4), big[3] + c.u(11)), t(lang, "lutetia.print.vote"),
                  kind="serif", max_size=c.u(6.5), fill=INK)
         pips = int(value) // 10
         r = c.u(2.1)
@@ -245,7 +245,7 @@ def lutetia_vote(c: Canvas, value: str, name: str, colour: str, lang: str = "en"
 
 @renderer("lutetia.vote_back")
 def lutetia_vote_back(c: Canvas, name: str, colour: str, lang: str = "en") -> None:
-    back_pattern(c, rgb(colour), t(lang, "print.lutetia.vote"), colour_name(lang, name), art.icon_ballot, shape=name)
+    back_pattern(c, rgb(colour), t(lang, "lutetia.print.vote"), colour_name(lang, name), art.icon_ballot, shape=name)
 
 
 MOD_COLOUR = rgb("#7a5230")
@@ -263,14 +263,14 @@ def lutetia_mod(c: Canvas, value: int, lang: str = "en") -> None:
     art.dots_row(c, c.cx, py0 + c.u(41), value, c.u(2.0), fill=col, gap=c.u(1.8))
     art.icon_arrows(c.draw, (px0 + c.u(9), py0 + c.u(45), px1 - c.u(9), py0 + c.u(50)), INK)
     fit_text(c.draw, (px0 + c.u(4), py0 + c.u(52), px1 - c.u(4), py0 + c.u(59)),
-             t(lang, "print.lutetia.mod"), kind="serif", max_size=c.u(5), fill=INK)
+             t(lang, "lutetia.print.mod"), kind="serif", max_size=c.u(5), fill=INK)
     fit_text(c.draw, (px0 + c.u(5), py0 + c.u(60), px1 - c.u(5), py1 - c.u(8.5)),
-             t(lang, "print.lutetia.mod_rule", value=value), kind="sans", max_size=c.u(3.0), fill=INK)
+             t(lang, "lutetia.print.mod_rule", value=value), kind="sans", max_size=c.u(3.0), fill=INK)
 
 
 @renderer("lutetia.mod_back")
 def lutetia_mod_back(c: Canvas, lang: str = "en") -> None:
-    back_pattern(c, MOD_COLOUR, t(lang, "print.lutetia.mod"), "±1 · ±2 · ±3", art.icon_shield)
+    back_pattern(c, MOD_COLOUR, t(lang, "lutetia.print.mod"), "±1 · ±2 · ±3", art.icon_shield)
 
 
 # ---- the track (a board: drawn whole, cut into pieces by companion/printing/board.py) --------
@@ -307,9 +307,9 @@ def render_track(areas: tuple[tuple[str, str], ...], space: str, dpi: int, lang:
     d.rectangle((u(2), u(2), img.width - u(2), img.height - u(2)), outline=mix(PAPER, INK, 0.5), width=u(0.6))
     half = img.width // 2
     fit_text(d, (u(BOARD_BORDER_MM), u(4), half - u(20), u(3 + TITLE_MM - 2)),
-             i18n.t(lang, "print.lutetia.track_title"), kind="bold", max_size=u(5.5), fill=INK, align="left")
+             i18n.t(lang, "lutetia.print.track_title"), kind="bold", max_size=u(5.5), fill=INK, align="left")
     fit_text(d, (half + u(20), u(4), img.width - u(BOARD_BORDER_MM), u(3 + TITLE_MM - 2)),
-             i18n.t(lang, "print.lutetia.track_virtual"), kind="bold", max_size=u(4.5), fill=INK, align="right")
+             i18n.t(lang, "lutetia.print.track_virtual"), kind="bold", max_size=u(4.5), fill=INK, align="right")
     x0, y0 = BOARD_BORDER_MM, BOARD_BORDER_MM + TITLE_MM
     lw = max(2, u(0.35 if saver else 0.5))
     # connectors between rows (behind the spaces)
@@ -371,6 +371,15 @@ def track_image(params: dict[str, Any], dpi: int) -> Image.Image:
     areas = tuple(tuple(a) for a in params["areas"])
     return render_track(areas, params["space"], dpi, params.get("lang", "en"),  # type: ignore[arg-type]
                         bool(params.get("saver")))
+
+
+# `companion print lutetia --mod-deck ... --areas ...` (companion/printing/decks.py: options)
+OPTIONS = {
+    "mod_deck": "modification cards per value 1,2,3 (default 12,12,12)",
+    "areas": "area colours, e.g. green-yellow-blue-red-purple (the game's option)",
+}
+# docs/print-lutetia-<name>.png besides the first page of each deck: the how-to-print sheet, a sheet of vote backs
+PREVIEWS = {"guide": (None, 0), "votes-backs": ("votes", 1)}
 
 
 def items(lang: str = "en", mod_deck: Any = None, areas: str | None = None, **_: Any) -> list[Deck | Board]:

@@ -34,7 +34,7 @@ def quovadis_laurels(diameter: str = "24mm", lang: str = "en") -> Deck:
         kind = "caesar" if caesar else ("supply" if value == 1 else "laurel")
         cards.append(CardSpec(kind, name, face("quovadis.laurel", value=value, caesar=caesar, colour=colour,
                                                lang=lang), back, copies=count))
-    return Deck("quovadis", "laurels", t(lang, "print.deck.quovadis.laurels"), tuple(cards), card=diameter,
+    return Deck("quovadis", "laurels", t(lang, "quovadis.print.deck.laurels"), tuple(cards), card=diameter,
                 shape="circle", gap="4mm", bleed="1.5mm", lang=lang)
 
 
@@ -49,9 +49,9 @@ def quovadis_pieces(lang: str = "en") -> Deck:
     for name, colour in PLAYER_COLOURS[:5]:
         f = face("marker.token", label="S", caption="", colour=colour, name=name, lang=lang)
         cards.append(CardSpec("senator", f"senator {name}", f, f, copies=QUOVADIS_SENATORS))
-    caesar = face("marker.token", label="C", caption="print.quovadis.caesar", colour=LAUREL_COLOURS[0], lang=lang)
+    caesar = face("marker.token", label="C", caption="quovadis.print.caesar", colour=LAUREL_COLOURS[0], lang=lang)
     cards.append(CardSpec("caesar", "caesar", caesar, caesar))
-    return Deck("quovadis", "pieces", t(lang, "print.deck.quovadis.pieces"), tuple(cards), card="20mm",
+    return Deck("quovadis", "pieces", t(lang, "quovadis.print.deck.pieces"), tuple(cards), card="20mm",
                 shape="circle", gap="4mm", bleed="1.5mm", lang=lang)
 
 
@@ -77,7 +77,7 @@ def quovadis_laurel(c: Canvas, value: int, caesar: bool, colour: str, lang: str 
         box = (int(cx - r * 0.42), int(cy - r * 0.58), int(cx + r * 0.42), int(cy + r * 0.22))
         big_glyph(c.draw, box, str(value), kind="serif", fill=WHITE, stroke=max(2, c.u(0.4)), stroke_fill=INK)
         fit_text(c.draw, (int(cx - r * 0.5), int(cy + r * 0.25), int(cx + r * 0.5), int(cy + r * 0.5)),
-                 t(lang, "print.quovadis.caesar"), kind="bold", max_size=c.u(3), fill=gold)
+                 t(lang, "quovadis.print.caesar"), kind="bold", max_size=c.u(3), fill=gold)
     else:
         box = (int(cx - r * 0.45), int(cy - r * 0.5), int(cx + r * 0.45), int(cy + r * 0.5))
         big_glyph(c.draw, box, str(value), kind="serif", fill=WHITE, stroke=max(2, c.u(0.4)), stroke_fill=INK)

@@ -5,5 +5,5 @@ from companion.games.base import GameSpec
 from tests.games.guess import messages, rules
 
 SPEC = GameSpec(id=rules.ID, rules=rules, screens="tests.games.guess.screens", display="tests.games.guess.display",
-                catalog=messages.MESSAGES,
+                catalog=messages.MESSAGES, printing="tests.games.guess.printing",
                 test_only=True)
