@@ -146,6 +146,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize("argv, rc_want, words", [
     (["lutetia", "--mod-deck", "a,b,c"], 2, "--mod-deck"),
     (["lutetia", "--mod-deck", "12,12"], 2, "--mod-deck"),
+    (["quovadis", "--mod-deck", "12,12,12"], 2, "--mod-deck: not an option of quovadis"),  # (LUTETIA's own)
     (["lutetia", "--paper", "a5"], 2, "--paper must be one of a4, letter"),
     (["lutetia", "--lang", "es"], 2, "--lang must be one of en, de, fr"),
     (["lutetia", "--backs", "both"], 2, "--backs must be one of"),
