@@ -85,7 +85,7 @@ def table(rows: list[dict[str, Any]], cols: list[str] | None = None) -> str:
     """A Markdown table (also readable on a terminal)."""
     if not rows:
         return "(no rows)"
-    cols = cols or list(rows[0])
+    cols = cols or list(dict.fromkeys(k for r in rows for k in r))  # every column of any row, in order
 
     def fmt(v: Any) -> str:
         if isinstance(v, float):

@@ -1,7 +1,25 @@
-"""(a) A phone's first join and return visit, in headless Chromium on a throttled network.
+"""(a) A phone's first join and return visit, on a throttled network, in Chromium, WebKitGTK and Firefox ESR.
 
     python -m benchmarks.phone_join [--repeat 3] [--mbit 30] [--latency 20]
         [--variants stock,before,ours] [--renderers auto] [--encodings gzip] [--out phone_join]
+        [--engines chromium]
+    xvfb-run -a python -m benchmarks.phone_join --engines chromium,chromium-cpu4,webkit,firefox \
+        --variants stock,ours --encodings default --repeat 1
+
+Engines (`--engines`, each runs every variant, stock Flet's side by side with ours, in turn):
+`chromium` (below), `chromium-cpuN` = the same with the page's CPU N× slower (DevTools
+`Emulation.setCPUThrottlingRate`: a mid-range phone), `webkit` (WebKitGTK's MiniBrowser under
+WebKitWebDriver + Selenium, as tests/browser/engines.py drives it; needs `xvfb-run -a`) and
+`firefox` (Firefox ESR over WebDriver BiDi, on a persistent profile: quit and started again for
+the return visit). WebKit and Firefox have no DevTools network emulation: they reach each server
+through the benchmark's own throttling proxy (benchmarks/throttle.py: one link paced at --mbit,
+--latency added to each round trip), which also counts the bytes of every response (headers
+included) and of the WebSocket – those replace DevTools' byte counts there. Their time is the
+page's clock (navigation start → the button found; polled every 0.1 s). WebKit: first join only
+– a WebDriver session's profile is ephemeral (no HTTP cache, no storage), so a return visit
+would be a second first join (a persistent MiniBrowser profile outside WebDriver is not driven
+here). `--encodings default` = everything the server offers (each engine takes its best: Safari
+brotli, Firefox zstd); ratios against stock Flet are printed per engine.
 
 Network: Chrome DevTools `Network.emulateNetworkConditions` (30 Mbit/s down and up, 20 ms
 latency) on a persistent browser profile (a disk cache, like a phone's browser). "Usable" =
@@ -40,6 +58,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import re
@@ -194,7 +213,7 @@ def browser_pid(profile: Path) -> int | None:
 
 async def visit(pw: Any, chromium: str, profile: Path, url: str, ready: str, mbit: float, latency: float,
                 then_click: str | None = None, then_ready: str | None = None,
-                server_pid: int | None = None, reload: bool = False) -> dict[str, Any]:
+                server_pid: int | None = None, reload: bool = False, cpu_rate: float = 1) -> dict[str, Any]:
     ctx = await pw.chromium.launch_persistent_context(str(profile), executable_path=chromium, headless=True,
                                                       args=CHROMIUM_ARGS, viewport=PHONE)
     try:
@@ -233,6 +252,8 @@ async def visit(pw: Any, chromium: str, profile: Path, url: str, ready: str, mbi
         bps = mbit * 1_000_000 / 8
         await cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": latency,
                                                              "downloadThroughput": bps, "uploadThroughput": bps})
+        if cpu_rate > 1:  # a mid-range phone: the page's renderer runs `cpu_rate` times slower
+            await cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
         bpid = browser_pid(profile)
 
         async def timed(go: Any, ready: str) -> dict[str, Any]:
@@ -274,14 +295,216 @@ async def visit(pw: Any, chromium: str, profile: Path, url: str, ready: str, mbi
 
 async def measure(pw: Any, chromium: str, url: str, first_ready: str, return_ready: str, mbit: float,
                   latency: float, click: str | None, server_pid: int | None,
-                  returns: int = 1, reload: bool = True) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                  returns: int = 1, reload: bool = True, cpu_rate: float = 1
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     profile = Path(tempfile.mkdtemp(prefix="bench-phone-"))
     try:
         first = await visit(pw, chromium, profile, url, first_ready, mbit, latency, then_click=click,
-                            then_ready=return_ready, server_pid=server_pid)
+                            then_ready=return_ready, server_pid=server_pid, cpu_rate=cpu_rate)
         again = [await visit(pw, chromium, profile, url, return_ready, mbit, latency, server_pid=server_pid,
-                             reload=reload)
+                             reload=reload, cpu_rate=cpu_rate)
                  for _ in range(returns)]
+        return first, again
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+
+# ---------- WebKitGTK and Firefox ESR: no DevTools; the benchmark's own throttling proxy ----------
+# (benchmarks/throttle.py between the engine and the server: the link's pace and latency, and the
+# bytes of every response as they crossed it). Driven as the browser tests drive them
+# (tests/browser/engines.py): WebKitGTK's MiniBrowser through WebKitWebDriver + Selenium (needs
+# an X display: xvfb-run -a), Firefox ESR through WebDriver BiDi on a profile of its own.
+
+READY_JS = """((re) => {const p = document.querySelector('flt-semantics-placeholder'); if (p) p.click();
+const rx = new RegExp(re);
+for (const n of document.querySelectorAll('flt-semantics[role=button], [role=button]')) {
+  if (rx.test(n.getAttribute('aria-label') || '') || rx.test(n.textContent || '')) return performance.now();}
+return null;})"""
+RESOURCES_JS = """(() => {const r = performance.getEntriesByType('resource');
+const end = (s) => {const e = r.find(x => x.name.includes(s)); return e ? Math.round(e.responseEnd) : null;};
+return {first_request: r.length ? Math.round(Math.min(...r.map(e => e.startTime))) : null,
+  main_js: end('main.dart.js'), main_wasm: end('main.dart.wasm'), canvaskit_wasm: end('canvaskit.wasm'),
+  skwasm_wasm: end('skwasm.wasm')};})()"""
+
+
+class _Driven:
+    """One engine's browser for one visit: js(), navigate(), its process id for CPU seconds."""
+
+    pid: int | None = None
+
+    async def js(self, expression: str) -> Any:
+        raise NotImplementedError
+
+    async def navigate(self, url: str) -> None:
+        raise NotImplementedError
+
+    async def stop(self) -> None:
+        raise NotImplementedError
+
+
+class _WebKitVisit(_Driven):
+    """A MiniBrowser under WebKitWebDriver: an ephemeral profile (no HTTP cache, no storage kept)."""
+
+    async def start(self) -> _WebKitVisit:
+        from tests.browser.engines import MINIBROWSER, WEBKIT_DRIVER
+
+        def make() -> Any:
+            from selenium import webdriver
+            from selenium.webdriver.webkitgtk.options import Options
+            from selenium.webdriver.webkitgtk.service import Service
+
+            o = Options()
+            o.binary_location = next(p for p in MINIBROWSER if os.path.exists(p))
+            o.add_argument("--automation")
+            o.page_load_strategy = "none"  # navigate returns at once; the benchmark polls the page
+            env = {**os.environ, "LANG": "en_US.UTF-8"}
+            d = webdriver.WebKitGTK(options=o, service=Service(WEBKIT_DRIVER, env=env))
+            d.set_window_size(PHONE["width"], PHONE["height"])
+            return d
+
+        self.d = await asyncio.to_thread(make)
+        self.pid = self.d.service.process.pid
+        return self
+
+    async def js(self, expression: str) -> Any:
+        return await asyncio.to_thread(self.d.execute_script, f"return {expression};")
+
+    async def navigate(self, url: str) -> None:
+        await asyncio.to_thread(self.d.get, url)
+
+    async def stop(self) -> None:
+        await asyncio.to_thread(self.d.quit)
+
+
+class _FirefoxVisit(_Driven):
+    """Firefox ESR on a persistent profile (its disk cache and storage kept between visits)."""
+
+    def __init__(self, profile: Path) -> None:
+        self.profile = profile
+
+    async def start(self) -> _FirefoxVisit:
+        from websockets.asyncio.client import connect
+
+        from tests.browser.engines import FIREFOX, FIREFOX_PREFS, _BiDi
+
+        if not (self.profile / "user.js").exists():
+            (self.profile / "user.js").write_text("".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n"
+                                                          for k, v in FIREFOX_PREFS.items()))
+        port = free_port()
+        exe = next(shutil.which(f) for f in FIREFOX if shutil.which(f))
+        env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+        self.proc = subprocess.Popen([exe, "--headless", "--no-remote", "--profile", str(self.profile),
+                                      "--remote-debugging-port", str(port), "about:blank"], env=env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.pid = self.proc.pid
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                self.ws = await connect(f"ws://127.0.0.1:{port}/session", max_size=2**27, open_timeout=5)
+                break
+            except OSError:
+                if time.monotonic() > deadline or self.proc.poll() is not None:
+                    raise
+                await asyncio.sleep(0.3)
+        self.b = _BiDi(self.ws)
+        await self.b.call("session.new", capabilities={})
+        tree = await self.b.call("browsingContext.getTree", maxDepth=0)
+        self.ctx = tree["contexts"][0]["context"]
+        await self.b.call("browsingContext.setViewport", context=self.ctx,
+                          viewport={"width": PHONE["width"], "height": PHONE["height"]})
+        return self
+
+    async def js(self, expression: str) -> Any:
+        r = await self.b.call("script.evaluate", expression=f"JSON.stringify({expression})",
+                              target={"context": self.ctx}, awaitPromise=True, resultOwnership="none")
+        if r.get("type") != "success":
+            raise RuntimeError(str(r.get("exceptionDetails", r))[:300])
+        v = r["result"].get("value")
+        return None if v is None else json.loads(v)
+
+    async def navigate(self, url: str) -> None:
+        await self.b.call("browsingContext.navigate", context=self.ctx, url=url, wait="none")
+
+    async def stop(self) -> None:
+        try:  # a clean quit writes the disk cache's index (a killed Firefox may not reuse its cache)
+            await self.b.call("browser.close", timeout=20)
+        except Exception:  # noqa: BLE001
+            self.proc.terminate()
+        self.b.reader.cancel()
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+async def proxied_visit(engine: str, profile: Path, proxy: Any, url: str, ready: str,
+                        then_click: str | None = None, then_ready: str | None = None,
+                        server_pid: int | None = None) -> dict[str, Any]:
+    b: _Driven = await (_WebKitVisit().start() if engine == "webkit" else _FirefoxVisit(profile).start())
+    try:
+        await asyncio.sleep(1.0)  # the engine's own start-up requests (none reach the proxy) settle
+        proxy.reset()
+        cpu0, srv0 = cpu_seconds(b.pid), cpu_seconds(server_pid)
+        t0 = time.perf_counter()
+        await b.navigate(url)
+        seen, deadline = None, time.monotonic() + 180
+        while seen is None:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{engine}: no button /{ready}/ at {url} within 180 s")
+            with contextlib.suppress(Exception):
+                seen = await b.js(f"{READY_JS}({json.dumps(ready)})")
+            if seen is None:
+                await asyncio.sleep(0.1)
+        wall = time.perf_counter() - t0
+        cpu1, srv1 = cpu_seconds(b.pid), cpu_seconds(server_pid)
+        got_bytes, responses, ws = proxy.bytes_down, list(proxy.responses), proxy.ws_bytes
+        timeline: dict[str, Any] = {"seen": round(seen)}
+        with contextlib.suppress(Exception):
+            timeline.update(await b.js(RESOURCES_JS))
+        urls = [r["request"] for r in responses]
+        out = {"seconds": seen / 1000, "wall_seconds": wall, "bytes": got_bytes,
+               "http_bytes": sum(r["bytes"] for r in responses), "ws_bytes": ws, "requests": len(responses),
+               "304": sum(r["status"] == 304 for r in responses), "from_cache": None, "to_server": len(responses),
+               "encodings": {e: sum(r["encoding"] == e for r in responses) for e in {r["encoding"] for r in responses}
+                             if e},
+               "responses": responses, "cpu_browser": round(cpu1 - cpu0, 2), "cpu_server": round(srv1 - srv0, 2),
+               "timeline": timeline,
+               "renderer": "skwasm" if any("skwasm" in u for u in urls) else
+               "canvaskit" if any("canvaskit.wasm" in u for u in urls) else "?"}
+        if then_click:
+            from tests.browser.engines import _TAP_JS
+
+            call = f"{_TAP_JS}({json.dumps(then_click)}, false)"
+            deadline = time.monotonic() + 60
+            while not await b.js(call):
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{engine}: could not tap {then_click!r}")
+                await asyncio.sleep(0.3)
+            deadline = time.monotonic() + 90
+            while await b.js(f"{READY_JS}({json.dumps(then_ready or '.')})") is None:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{engine}: no {then_ready!r} after the tap")
+                await asyncio.sleep(0.3)
+            await asyncio.sleep(1.0)  # let the seat token reach localStorage
+        return out
+    finally:
+        await b.stop()
+
+
+async def proxied_measure(engine: str, proxy: Any, url: str, first_ready: str, return_ready: str,
+                          click: str | None, server_pid: int | None, returns: int = 1
+                          ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """First join, then (Firefox) return visits: the browser quit and started again on the same
+    profile. WebKit: first join only – a WebDriver session's profile is ephemeral (no HTTP cache,
+    no storage), so its 'return visit' would be a second first join."""
+    profile = Path(tempfile.mkdtemp(prefix=f"bench-{engine}-"))
+    try:
+        first = await proxied_visit(engine, profile, proxy, url, first_ready, then_click=click,
+                                    then_ready=return_ready, server_pid=server_pid)
+        again = [] if engine == "webkit" else [
+            await proxied_visit(engine, profile, proxy, url, return_ready, server_pid=server_pid)
+            for _ in range(returns)]
         return first, again
     finally:
         shutil.rmtree(profile, ignore_errors=True)
@@ -338,9 +561,13 @@ def start(v: dict[str, Any], work: Path, i: int) -> tuple[Server, str, str, str,
     code = make_table(data)
     srv = Server([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
                   "--data-dir", str(data), "--public-url", f"http://127.0.0.1:{port}", "--no-browser"],
-                 {"COMPANION_WEB_RENDERER": v["renderer"], "COMPANION_STATIC_ENCODINGS": v["enc"], **v["env"]},
+                 {"COMPANION_WEB_RENDERER": v["renderer"], **v["env"],
+                  **({} if v["enc"] == "default" else {"COMPANION_STATIC_ENCODINGS": v["enc"]})},
                  port, work / f"server-{i}.log")
-    wait_compressed(srv.base, boot_files(v["renderer"]), v["enc"])
+    from companion.web import available_encoders
+
+    for enc in (available_encoders() if v["enc"] == "default" else [v["enc"]]):
+        wait_compressed(srv.base, boot_files(v["renderer"]), enc)
     return srv, f"{srv.base}/t/{code}", "Sit as", "Rename", "Sit as"
 
 
@@ -359,63 +586,99 @@ def phases(t: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+def parse_engines(spec: str) -> list[tuple[str, str, float]]:
+    """'chromium,chromium-cpu4,webkit,firefox' → [(label, engine, CPU slowdown), …]."""
+    out = []
+    for name in spec.split(","):
+        name = name.strip()
+        m = re.fullmatch(r"chromium(?:-cpu(\d+(?:\.\d+)?))?", name)
+        if m:
+            out.append((name, "chromium", float(m.group(1) or 1)))
+        elif name in ("webkit", "firefox"):
+            out.append((name, name, 1.0))
+        elif name:
+            raise SystemExit(f"unknown engine {name!r} (chromium, chromium-cpuN, webkit, firefox)")
+    return out
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
+    from benchmarks.throttle import ThrottleProxy
     from companion.web import available_encoders
 
+    engines = parse_engines(args.engines)
     chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-    if chromium is None:
+    if chromium is None and any(e == "chromium" for _, e, _ in engines):
         raise SystemExit("no Chromium found (Debian: apt-get install chromium)")
+    if any(e == "webkit" for _, e, _ in engines) and not os.environ.get("DISPLAY"):
+        raise SystemExit("WebKitGTK needs an X display: run under xvfb-run -a")
     have = available_encoders()
-    encodings = [e for e in args.encodings.split(",") if e in have]
+    encodings = [e for e in args.encodings.split(",") if e in have or e == "default"]
     work = Path(args.data_dir or tempfile.mkdtemp(prefix="bench-join-"))
     work.mkdir(parents=True, exist_ok=True)
     vs = variants(args.variants.split(","), args.renderers.split(","), encodings)
     raw: list[dict[str, Any]] = []
-    results: dict[str, dict[str, list[dict[str, Any]]]] = {v["name"]: {"first": [], "return": []} for v in vs}
+    key = [(label, v["name"]) for label, _, _ in engines for v in vs]
+    results: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {k: {"first": [], "return": []} for k in key}
     servers: list[tuple[Server, str, str, str, str | None]] = []
+    proxies: list[Any] = []
     try:
         for i, v in enumerate(vs):
             servers.append(start(v, work, i))
+        if any(e != "chromium" for _, e, _ in engines):
+            for srv, *_ in servers:  # one slow link in front of each server, for the whole run
+                proxies.append(await ThrottleProxy("127.0.0.1", srv.port, args.mbit, args.latency).start())
         async with async_playwright() as pw:
             for rnd in range(args.repeat):
-                order = list(range(len(vs))) if rnd % 2 == 0 else list(reversed(range(len(vs))))
-                for i in order:
-                    v = vs[i]
-                    srv, url, first_ready, return_ready, click = servers[i]
-                    la = load()
-                    f, agains = await measure(pw, chromium, url, first_ready, return_ready, args.mbit, args.latency,
-                                              click, srv.proc.pid, args.returns, not args.no_reload)
-                    f["load"] = la
-                    results[v["name"]]["first"].append(f)
-                    for a in agains:
-                        a["load"] = la
-                        results[v["name"]]["return"].append(a)
-                    raw.append({"variant": v["name"], "round": rnd, "first": f, "returns": agains})
-                    ret = " / ".join(f"{a['seconds']:.2f} s {a['bytes'] / 1e3:.0f} kB {a['to_server']} req "
-                                     f"cpu {a['cpu_browser']:.1f}" for a in agains)
-                    if any("reload" in a for a in agains):
-                        ret += " · reload " + " / ".join(f"{a['reload']['seconds']:.2f} s" for a in agains
-                                                         if "reload" in a)
-                    print(f"   {v['name']}: first {f['seconds']:.2f} s {f['bytes'] / 1e6:.2f} MB ({f['renderer']}, "
-                          f"cpu {f['cpu_browser']:.1f}) · return {ret} · load {la}", flush=True)
+                for label, eng, rate in engines:
+                    order = list(range(len(vs))) if rnd % 2 == 0 else list(reversed(range(len(vs))))
+                    for i in order:
+                        v = vs[i]
+                        srv, url, first_ready, return_ready, click = servers[i]
+                        la = load()
+                        if eng == "chromium":
+                            f, agains = await measure(pw, chromium, url, first_ready, return_ready, args.mbit,
+                                                      args.latency, click, srv.proc.pid, args.returns,
+                                                      not args.no_reload, cpu_rate=rate)
+                        else:
+                            purl = url.replace(srv.base, f"http://127.0.0.1:{proxies[i].port}")
+                            f, agains = await proxied_measure(eng, proxies[i], purl, first_ready, return_ready,
+                                                              click, srv.proc.pid, args.returns)
+                        f["load"] = la
+                        results[(label, v["name"])]["first"].append(f)
+                        for a in agains:
+                            a["load"] = la
+                            results[(label, v["name"])]["return"].append(a)
+                        raw.append({"engine": label, "variant": v["name"], "round": rnd, "first": f,
+                                    "returns": agains})
+                        ret = " / ".join(f"{a['seconds']:.2f} s {a['bytes'] / 1e3:.0f} kB {a['to_server']} req "
+                                         f"cpu {a['cpu_browser']:.1f}" for a in agains) or "-"
+                        if any("reload" in a for a in agains):
+                            ret += " · reload " + " / ".join(f"{a['reload']['seconds']:.2f} s" for a in agains
+                                                             if "reload" in a)
+                        print(f"   {label} · {v['name']}: first {f['seconds']:.2f} s {f['bytes'] / 1e6:.2f} MB "
+                              f"({f['renderer']}, cpu {f['cpu_browser']:.1f}) · return {ret} · load {la}", flush=True)
     finally:
+        for p in proxies:
+            await p.close()
         for srv, *_ in servers:
             srv.stop()
     rows, timeline_rows = [], []
-    for v in vs:
-        firsts, agains = results[v["name"]]["first"], results[v["name"]]["return"]
+    for label, name in key:
+        firsts, agains = results[(label, name)]["first"], results[(label, name)]["return"]
         if not firsts:
             continue
-        rows.append({"variant": v["name"], "renderer": firsts[0]["renderer"],
-                     "first s": median([x["seconds"] for x in firsts]),
-                     "first MB": median([x["bytes"] for x in firsts]) / 1e6,
-                     "first cpu s": median([x["cpu_browser"] for x in firsts]),
-                     "return s": median([x["seconds"] for x in agains]),
-                     "return kB": median([x["bytes"] for x in agains]) / 1e3,
-                     "return requests to server": median([x["to_server"] for x in agains]),
-                     "return cpu s": median([x["cpu_browser"] for x in agains])})
+        row: dict[str, Any] = {"engine": label, "variant": name, "renderer": firsts[0]["renderer"],
+                               "first s": median([x["seconds"] for x in firsts]),
+                               "first MB": median([x["bytes"] for x in firsts]) / 1e6,
+                               "first cpu s": median([x["cpu_browser"] for x in firsts])}
+        if agains:
+            row.update({"return s": median([x["seconds"] for x in agains]),
+                        "return kB": median([x["bytes"] for x in agains]) / 1e3,
+                        "return requests to server": median([x["to_server"] for x in agains]),
+                        "return cpu s": median([x["cpu_browser"] for x in agains])})
+        rows.append(row)
         reloads = [x["reload"] for x in agains if "reload" in x]
         if reloads:
             rows[-1].update({"reload s": median([x["seconds"] for x in reloads]),
@@ -425,9 +688,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 continue
             ph = [phases(x["timeline"]) for x in xs]
             keys = [k for k in ph[0]] if ph else []
-            timeline_rows.append({"variant": v["name"], "visit": which,
+            timeline_rows.append({"engine": label, "variant": name, "visit": which,
                                   **{k: median([p[k] for p in ph if k in p]) for k in keys}})
-    return {"rows": rows, "timeline": timeline_rows, "raw": raw}
+    # ratios against stock Flet in the same engine and run
+    stock = {r["engine"]: r for r in rows if r["variant"].startswith("stock")}
+    ratios = []
+    for r in rows:
+        s = stock.get(r["engine"])
+        if s is None or r is s:
+            continue
+        ratios.append({"engine": r["engine"], "variant": r["variant"],
+                       "first s ×stock": r["first s"] / s["first s"], "first MB ×stock": r["first MB"] / s["first MB"],
+                       **({"return s ×stock": r["return s"] / s["return s"]}
+                          if "return s" in r and "return s" in s else {})})
+    return {"rows": rows, "ratios": ratios, "timeline": timeline_rows, "raw": raw}
 
 
 def main() -> None:
@@ -435,12 +709,17 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--mbit", type=float, default=30.0)
     ap.add_argument("--latency", type=float, default=20.0)
+    ap.add_argument("--engines", default="chromium",
+                    help="chromium, chromium-cpuN (CPU N× slower), webkit (first join only), firefox; "
+                         "webkit and firefox through the benchmark's throttling proxy (webkit: under xvfb-run -a)")
     ap.add_argument("--returns", type=int, default=1, help="return visits per first join")
     ap.add_argument("--variants", default="stock,before,ours",
                     help="stock, before (revalidated, no preload, no warm imports), nopreload, previous, scriptpreload, fullicons, "
                          "nobootcookie, zlibgzip, ours")
     ap.add_argument("--renderers", default="auto")
-    ap.add_argument("--encodings", default="gzip")
+    ap.add_argument("--encodings", default="gzip",
+                    help="what the server offers, one variant each: gzip, zstd, br, identity, or default "
+                         "(all the server has, as a real server: each engine takes its best)")
     ap.add_argument("--no-reload", action="store_true",
                     help="skip the reload in the same tab measured after each return visit")
     ap.add_argument("--data-dir", default=None, help="keeps the compressed copies between runs")
@@ -449,6 +728,9 @@ def main() -> None:
     header(f"(a) phone join, {args.mbit:g} Mbit/s + {args.latency:g} ms, median of {args.repeat}")
     res = asyncio.run(run(args))
     print(table(res["rows"]))
+    if res["ratios"]:
+        print("\nagainst stock Flet in the same engine and run:")
+        print(table(res["ratios"]))
     print("\nwhere the time goes (median ms in the page's clock; total = navigation → button in the DOM):")
     print(table(res["timeline"]))
     print("targets: first join ≤ 3.0 s and ≤ 5 MB; return visit ≤ 1.5 s and ≤ 300 kB")

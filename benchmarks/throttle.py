@@ -220,6 +220,8 @@ class ThrottleProxy:
                                      return_exceptions=True)
             finally:
                 s_writer.close()
+        except asyncio.CancelledError:
+            pass  # the proxy is closing
         finally:
             if task is not None:
                 self._tasks.discard(task)
