@@ -4,25 +4,42 @@ Every entry is appended (and committed) before the table acknowledges the action
 or a kill never loses an acknowledged action. A PostgreSQL adapter for a hosted deployment is
 one more class with these methods (see docs/SCALING.md); the table list (`metas`), archiving
 and deleting read no log.
+
+SQLiteStore's history tables are in store_history.py, its checksums and damaged-file handling in
+store_damage.py; every name is importable from here.
 """
 
 from __future__ import annotations
 
-import filecmp
-import hashlib
 import json
 import os
 import shutil
 import sqlite3
 import stat
-import struct
-import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+
+from companion.table.store_damage import (
+    WAL_MAGIC,
+    DamagedFile,
+    Salvage,
+    add_row_sums,
+    has_sums,
+    row_sum,
+    wal_damage,
+)
+from companion.table.store_history import HISTORY_SCHEMA, HistoryTables, history_row
+
+__all__ = [
+    "HISTORY_SCHEMA", "SCHEMA", "WAL_MAGIC", "MemoryStore", "RefusingStore", "SQLiteStore", "Salvage", "Store",
+    "StoreError", "TableMeta", "add_row_sums", "data_dir_path", "derive_meta", "foreign_dir", "history_row",
+    "next_phase", "private_dir", "row_sum", "wal_damage",
+]
 
 
 class StoreError(Exception):
@@ -54,20 +71,6 @@ class Store(Protocol):
     def aliases(self) -> list[dict[str, Any]]: ...
     def add_alias(self, kind: str, src: str, dst: str) -> int: ...
     def drop_alias(self, alias_id: int) -> bool: ...
-
-
-def history_row(change: dict[str, Any], old: dict[str, Any] | None, started: float | None,
-                now: float) -> dict[str, Any] | None:
-    """The table's history record after `change` (Table._history_change): "put" a new one (its
-    times and id stamped now), "update" the names of the one there, "drop" it (None)."""
-    from companion import history
-
-    op = change.get("op")
-    if op == "put":
-        return history.stamp(change["record"], started, now)
-    if op == "update":
-        return history.restamp(old, change["record"]) if old is not None else None
-    return None
 
 
 @dataclass(frozen=True)
@@ -255,66 +258,9 @@ WHEN NOT json_valid(NEW.entry) OR json_extract(NEW.entry, '$.k') IS NOT 'create'
     WHERE code = NEW.code;
 END;
 """
-HISTORY_SCHEMA = """
-CREATE TABLE IF NOT EXISTS history (
-    id     TEXT    PRIMARY KEY,
-    code   TEXT    NOT NULL,
-    ended  REAL    NOT NULL,
-    live   INTEGER NOT NULL DEFAULT 0,
-    record TEXT    NOT NULL
-);
-CREATE INDEX IF NOT EXISTS history_live ON history(code) WHERE live = 1;
-CREATE TABLE IF NOT EXISTS history_aliases (
-    id   INTEGER PRIMARY KEY AUTOINCREMENT,
-    kind TEXT    NOT NULL,
-    src  TEXT    NOT NULL,
-    dst  TEXT    NOT NULL,
-    at   REAL    NOT NULL
-);
-"""
-# history: one row per finished game (companion/history.py, docs/HISTORY.md); live = 1 for the
-# record of a table still in the store (its undo may take it back), 0 once the table is deleted
-# and for imported games. Written in the same transaction as the log entry that finished the game.
-# Created on first use (a file without finished games keeps the page layout it always had).
 # last never goes back (a clock set back). tables_meta is written by the triggers in the same statement (so the same transaction) as the
 # log entry: a table list never reads a log, and never disagrees with one. A data file from before
 # tables_meta gets its rows derived from the logs once, on the first metadata read (_backfill).
-
-
-def row_sum(code: Any, seq: Any, entry: Any) -> str:
-    """The checksum of one log row (issue 33: a bit flipped in the stopped file turned a locked
-    bid 973964 into 933964 without a word – SQLite checks its pages' structure, not the values in
-    them). BLAKE2b over the row's own code, sequence number and entry text: any change to one of
-    them, and a row the (code, seq) index finds under another code, fails it. (Not its time `at`:
-    it only dates the entry – the table list, archiving – and is never replayed.)"""
-    h = hashlib.blake2b(digest_size=8)
-    h.update(f"{code}\x00{seq}\x00".encode("utf-8", "surrogatepass"))
-    h.update(str(entry).encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
-
-
-def _has_sums(db: sqlite3.Connection) -> bool:
-    return any(r[1] == "sum" for r in db.execute("PRAGMA table_info(log)"))
-
-
-def add_row_sums(db: sqlite3.Connection) -> None:
-    """A data file from before issue 33 gets the log's `sum` column, and a checksum for each of
-    its rows, at its first open (one transaction). A file damaged so that not every row can be
-    read keeps the rows it could not sum without one (read as before: unchecked) – the damage
-    itself is found per table when the logs are read."""
-    if not _has_sums(db):
-        db.execute("ALTER TABLE log ADD COLUMN sum TEXT")
-    db.create_function("row_sum", 3, row_sum, deterministic=True)
-    try:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute("UPDATE log SET sum = row_sum(code, seq, entry) WHERE sum IS NULL")
-        except sqlite3.DatabaseError:
-            db.execute("ROLLBACK")
-            return
-        db.execute("COMMIT")
-    except sqlite3.OperationalError:
-        return  # (read-only: the rows stay unchecked until a writable open)
 
 
 def private_dir(path: Path) -> Path:
@@ -381,96 +327,7 @@ class RefusingStore(MemoryStore):
     append = append_history = import_history = add_alias = drop_alias = _refuse
 
 
-# ---------------------------------------------------------------- a damaged write-ahead log
-
-WAL_MAGIC = (0x377F0682, 0x377F0683)  # checksums little- or big-endian (https://sqlite.org/fileformat.html)
-
-
-def _wal_sum(data: bytes, s1: int, s2: int, big: bool) -> tuple[int, int]:
-    words = struct.unpack((">" if big else "<") + f"{len(data) // 4}I", data)
-    for i in range(0, len(words), 2):
-        s1 = (s1 + words[i] + s2) & 0xFFFFFFFF
-        s2 = (s2 + words[i + 1] + s1) & 0xFFFFFFFF
-    return s1, s2
-
-
-def _shm_frames(shm: Path) -> tuple[int, bytes] | None:
-    """(mxFrame, salts) from the wal-index a stopped process left behind: the number of WAL frames
-    that were committed (https://sqlite.org/walformat.html), or None if it cannot be trusted."""
-    try:
-        with open(shm, "rb") as f:
-            head = f.read(96)
-    except OSError:
-        return None
-    if len(head) < 96 or head[:48] != head[48:96]:
-        return None
-    end = "<" if sys.byteorder == "little" else ">"
-    version, _, _, is_init = struct.unpack(end + "IIIB", head[:13])
-    if version != 3007000 or not is_init:
-        return None
-    return struct.unpack(end + "I", head[16:20])[0], head[32:40]
-
-
-def wal_damage(db_path: Path) -> str | None:
-    """What is wrong with the write-ahead log next to db_path, read before SQLite opens it (SQLite
-    silently drops every frame from the first bad one, then resets the log), or None if it is whole.
-
-    Damaged: a bad header in a log that holds frames; a frame of this log generation after a bad one
-    (garbled in the middle); fewer committed frames than the wal-index left by the last process says
-    were committed (cut short). A torn last frame alone is a write the crash interrupted – normal."""
-    wal = Path(f"{db_path}-wal")
-    shm = _shm_frames(Path(f"{db_path}-shm"))  # (read first: it is updated after the frames)
-    try:
-        data = wal.read_bytes()
-    except FileNotFoundError:
-        return None
-    committed = shm[0] if shm else 0
-    if len(data) < 32:
-        return f"the log is {len(data)} bytes long but {committed} frames were saved" if committed else None
-    magic, version, page, _, salt1, salt2, c1, c2 = struct.unpack(">8I", data[:32])
-    big = magic == WAL_MAGIC[1]
-    size = page + 24
-    if magic not in WAL_MAGIC or version != 3007000 or page < 512 or page & (page - 1) \
-            or _wal_sum(data[:24], 0, 0, big) != (c1, c2):
-        return "the log's header is damaged" if len(data) > 32 or committed else None
-    s = (c1, c2)
-    n = good = last_commit = 0
-    for off in range(32, len(data) - size + 1, size):
-        n += 1
-        pgno, commit, f1, f2, k1, k2 = struct.unpack(">6I", data[off:off + 24])
-        if (f1, f2) != (salt1, salt2):
-            break
-        s = _wal_sum(data[off:off + 8] + data[off + 24:off + size], *s, big)
-        if s != (k1, k2) or pgno == 0:
-            break
-        good = n
-        if commit:
-            last_commit = n
-    if good < n:  # a bad frame: is there a frame of this same log after it?
-        for off in range(32 + n * size, len(data) - size + 1, size):
-            if data[off + 8:off + 16] == data[16:24]:
-                return f"frame {n} of the log is damaged, frames after it were saved"
-    if shm and shm[1] == data[16:24] and last_commit < committed:
-        return f"only {last_commit} of the {committed} saved log frames can be read"
-    return None
-
-
-class Salvage:
-    """The rows of a damaged file that could be read, walking the table b-tree past damaged pages."""
-
-    def __init__(self) -> None:
-        self.rows: dict[str, dict[int, tuple[float, str, str | None]]] = {}  # code -> seq -> (at, entry, sum)
-        self.first: dict[str, int] = {}  # code -> rowid of its first entry
-        self.skipped: list[int] = []  # for each stretch of rows that could not be read: its last rowid
-
-    def whole(self, code: str) -> bool:
-        """Every row of this table was read: none can be in a skipped stretch, as rows get ever
-        larger rowids and its first entry came after every skipped stretch. (Gaps are checked too.)"""
-        first = self.first.get(code)
-        return first is not None and all(end < first for end in self.skipped)
-
-
-class SQLiteStore:
+class SQLiteStore(HistoryTables, DamagedFile):
     """Append-only action log in one SQLite file (WAL, synchronous=FULL).
 
     One connection, guarded by a lock, so calls may come from worker threads
@@ -540,42 +397,35 @@ class SQLiteStore:
             raise
         return db
 
-    def _aside_name(self, tag: str) -> Path:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        for n in range(1, 1000):
-            dest = self.path.with_name(f"{self.path.name}.{tag}-{stamp}" + (f"-{n}" if n > 1 else ""))
-            if not dest.exists():
-                return dest
-        raise OSError(f"too many copies of {self.path.name} in {self.dir}")
+    @contextmanager
+    def _locked(self, key: str, code: str | None = None) -> Iterator[sqlite3.Connection]:
+        """The connection under the lock; a sqlite3.DatabaseError inside becomes StoreError(key, the
+        file, reason). With `code` (a write to that table's log): an IntegrityError is
+        store.err.sequence for the code, and an OSError or ValueError a StoreError(key) too."""
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.IntegrityError as e:
+                if code is None:
+                    raise StoreError(key, str(self.path), str(e)) from e
+                raise StoreError("store.err.sequence", code, str(e)) from e
+            except (sqlite3.DatabaseError, OSError, ValueError) as e:
+                if code is None and not isinstance(e, sqlite3.DatabaseError):
+                    raise
+                raise StoreError(key, str(self.path), str(e)) from e
 
-    def _keep_copy(self, tag: str) -> str:
-        """Copy the file (and its -wal) as found next to it; the newest such copy is reused if equal."""
-        def wal_of(db: Path) -> Path | None:
-            w = Path(f"{db}-wal")
-            return w if w.exists() and w.stat().st_size else None
-
-        wal = wal_of(self.path)
-        older = sorted(self.dir.glob(f"{self.path.name}.{tag}-*[0-9]"), key=lambda q: q.stat().st_mtime)
-        if older and filecmp.cmp(older[-1], self.path, shallow=False):
-            prev = wal_of(older[-1])
-            if (wal, prev) == (None, None) or (wal and prev and filecmp.cmp(prev, wal, shallow=False)):
-                return str(older[-1])
-        dest = self._aside_name(tag)
-        shutil.copyfile(self.path, dest)
-        os.chmod(dest, 0o600)
-        if wal is not None:
-            shutil.copyfile(wal, f"{dest}-wal")
-            os.chmod(f"{dest}-wal", 0o600)
-        return str(dest)
-
-    def _move_aside(self) -> str:
-        """Rename the unreadable file and its side files (bytes untouched) so a fresh one can start."""
-        dest = self._aside_name("unreadable")
-        os.rename(self.path, dest)
-        for side in ("-wal", "-shm"):
-            if Path(f"{self.path}{side}").exists():
-                os.rename(f"{self.path}{side}", f"{dest}{side}")
-        return str(dest)
+    @contextmanager
+    def _transaction(self, begin: str = "BEGIN IMMEDIATE") -> Iterator[sqlite3.Connection]:
+        """One transaction (lock held): committed when the body ends, rolled back if it raises
+        (and then the history tables, if this transaction created them, are gone again)."""
+        self._db.execute(begin)
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            self._history_ready = False
+            raise
+        self._db.execute("COMMIT")
 
     def _copy_readable(self, moved: Path) -> tuple[int, list[dict[str, str]]]:
         """Copy every table that can be read whole from a file set aside into the fresh one. It is
@@ -623,191 +473,12 @@ class SQLiteStore:
                 Path(f"{work}{side}").unlink(missing_ok=True)
         return saved, lost
 
-    def _copy_history(self, src: sqlite3.Connection, copied: set[str]) -> None:
-        """The history records and aliases of a file set aside, if they can be read whole; a record
-        stays "live" (its table's undo may take it back) only if its table was copied too."""
-        try:
-            rows = src.execute("SELECT id, code, ended, live, record FROM history").fetchall()
-            aliases = src.execute("SELECT kind, src, dst, at FROM history_aliases ORDER BY id").fetchall()
-        except sqlite3.DatabaseError:
-            return  # (no history tables in that file, or they are damaged: the file stays aside as found)
-        good = []
-        for rid, code, ended, live, text in rows:
-            try:
-                json.loads(text)
-            except (TypeError, ValueError):
-                continue
-            good.append((rid, code, ended, 1 if live and code in copied else 0, text))
-        with self._lock:
-            self._db.execute("BEGIN")
-            try:
-                self._history_tables()
-                self._db.executemany("INSERT OR IGNORE INTO history(id, code, ended, live, record) VALUES (?,?,?,?,?)",
-                                     good)
-                self._db.executemany("INSERT INTO history_aliases(kind, src, dst, at) VALUES (?,?,?,?)", aliases)
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                self._history_ready = False
-                raise
-            self._db.execute("COMMIT")
-
-    def _damaged(self, e: sqlite3.DatabaseError) -> None:
-        """Damage found while reading (lock held): keep the file as found, once, and tell the host."""
-        if self._damage_kept:
-            return
-        self._damage_kept = True
-        try:
-            kept = self._keep_copy("damaged")
-        except OSError as err:
-            kept = f"(no copy: {err.strerror or err})"
-        self.problems.append({"key": "store.err.damaged_copy", "code": "", "path": str(self.path),
-                              "reason": str(e), "file": kept})
-
     def append(self, code: str, seq: int, entry: dict[str, Any]) -> None:
         text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
-        with self._lock:
-            try:
-                at = time.time()
-                self._db.execute("INSERT INTO log(code, seq, at, entry, sum) VALUES (?,?,?,?,?)",
-                                 (code, seq, at, text, row_sum(code, seq, text)))
-            except sqlite3.IntegrityError as e:
-                raise StoreError("store.err.sequence", code, str(e)) from e
-            except sqlite3.DatabaseError as e:  # disk full, read-only, locked, I/O error
-                raise StoreError("store.err.write", str(self.path), str(e)) from e
-            except (OSError, ValueError) as e:
-                raise StoreError("store.err.write", str(self.path), str(e)) from e
-
-    def _history_tables(self) -> None:
-        """Create the history tables on first use (lock held; inside a transaction it is part of it)."""
-        if not getattr(self, "_history_ready", False):
-            for stmt in HISTORY_SCHEMA.split(";"):
-                if stmt.strip():
-                    self._db.execute(stmt)
-            self._history_ready = True
-
-    # fault hook for tests (tests/test_history_store.py): called inside append_history's
-    # transaction after the log row and before the history row ("between")
-    fault: Any = None
-
-    def append_history(self, code: str, seq: int, entry: dict[str, Any], change: dict[str, Any]) -> None:
-        """append() and the change of the table's history record in ONE transaction: the entry
-        that finishes a game and its record (or the undo and the record's removal) are stored
-        together or not at all."""
-        text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    now = time.time()
-                    self._db.execute("INSERT INTO log(code, seq, at, entry, sum) VALUES (?,?,?,?,?)",
-                                     (code, seq, now, text, row_sum(code, seq, text)))
-                    self._history_tables()
-                    if self.fault is not None:
-                        self.fault("between")
-                    start = change.get("start_seq")
-                    row = self._db.execute("SELECT at FROM log WHERE code=? AND seq=?",
-                                           (code, start)).fetchone() if isinstance(start, int) else None
-                    old = self._db.execute("SELECT record FROM history WHERE code=? AND live=1", (code,)).fetchone()
-                    rec = history_row(change, json.loads(old[0]) if old else None, row[0] if row else None, now)
-                    self._db.execute("DELETE FROM history WHERE code=? AND live=1", (code,))
-                    if rec is not None:
-                        self._db.execute("INSERT OR REPLACE INTO history(id, code, ended, live, record) VALUES (?,?,?,1,?)",
-                                         (rec["id"], code, rec["ended"],
-                                          json.dumps(rec, ensure_ascii=False, separators=(",", ":"))))
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    self._history_ready = False  # (tables created in this transaction are gone again)
-                    raise
-                self._db.execute("COMMIT")
-            except sqlite3.IntegrityError as e:
-                raise StoreError("store.err.sequence", code, str(e)) from e
-            except sqlite3.DatabaseError as e:
-                raise StoreError("store.err.write", str(self.path), str(e)) from e
-            except (OSError, ValueError) as e:
-                raise StoreError("store.err.write", str(self.path), str(e)) from e
-
-    def history(self) -> list[dict[str, Any]]:
-        """Every finished game's record (docs/HISTORY.md), oldest first."""
-        with self._lock:
-            try:
-                self._history_tables()
-                rows = self._db.execute("SELECT record FROM history ORDER BY ended, id").fetchall()
-            except sqlite3.DatabaseError as e:
-                raise StoreError("store.err.corrupt", str(self.path), str(e)) from e
-        out = []
-        for (text,) in rows:
-            try:
-                out.append(json.loads(text))
-            except ValueError:
-                continue  # (a damaged record costs only itself)
-        return out
-
-    def history_of(self, code: str) -> dict[str, Any] | None:
-        """The record of a table's finished game (None: not finished, or undone)."""
-        with self._lock:
-            try:
-                self._history_tables()
-                row = self._db.execute("SELECT record FROM history WHERE code=? AND live=1", (code,)).fetchone()
-            except sqlite3.DatabaseError as e:
-                raise StoreError("store.err.corrupt", str(self.path), str(e)) from e
-        return json.loads(row[0]) if row else None
-
-    def import_history(self, records: list[dict[str, Any]], aliases: list[dict[str, Any]]) -> tuple[int, int]:
-        """Add the records whose id is not there yet and the aliases not there yet, in one
-        transaction: (games added, games already there)."""
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    self._history_tables()
-                    added = 0
-                    for r in records:
-                        added += self._db.execute(
-                            "INSERT OR IGNORE INTO history(id, code, ended, live, record) VALUES (?,?,?,0,?)",
-                            (r["id"], r["code"], r["ended"],
-                             json.dumps(r, ensure_ascii=False, separators=(",", ":")))).rowcount
-                    have = set(self._db.execute("SELECT kind, src, dst FROM history_aliases").fetchall())
-                    for a in aliases:
-                        if (a["kind"], a["src"], a["dst"]) not in have:
-                            self._db.execute("INSERT INTO history_aliases(kind, src, dst, at) VALUES (?,?,?,?)",
-                                             (a["kind"], a["src"], a["dst"], time.time()))
-                            have.add((a["kind"], a["src"], a["dst"]))
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    self._history_ready = False  # (tables created in this transaction are gone again)
-                    raise
-                self._db.execute("COMMIT")
-            except sqlite3.DatabaseError as e:
-                raise StoreError("store.err.write", str(self.path), str(e)) from e
-        return added, len(records) - added
-
-    def aliases(self) -> list[dict[str, Any]]:
-        with self._lock:
-            try:
-                self._history_tables()
-                rows = self._db.execute("SELECT id, kind, src, dst, at FROM history_aliases ORDER BY id").fetchall()
-            except sqlite3.DatabaseError as e:
-                raise StoreError("store.err.corrupt", str(self.path), str(e)) from e
-        return [{"id": i, "kind": k, "src": s, "dst": d, "at": a} for i, k, s, d, a in rows]
-
-    def add_alias(self, kind: str, src: str, dst: str) -> int:
-        with self._lock:
-            try:
-                self._history_tables()
-                cur = self._db.execute("INSERT INTO history_aliases(kind, src, dst, at) VALUES (?,?,?,?)",
-                                       (kind, src, dst, time.time()))
-            except sqlite3.DatabaseError as e:
-                raise StoreError("store.err.write", str(self.path), str(e)) from e
-        return int(cur.lastrowid or 0)
-
-    def drop_alias(self, alias_id: int) -> bool:
-        with self._lock:
-            try:
-                self._history_tables()
-                n = self._db.execute("DELETE FROM history_aliases WHERE id=?", (alias_id,)).rowcount
-            except sqlite3.DatabaseError as e:
-                raise StoreError("store.err.write", str(self.path), str(e)) from e
-        return n > 0
+        with self._locked("store.err.write", code) as db:  # disk full, read-only, locked, I/O error
+            at = time.time()
+            db.execute("INSERT INTO log(code, seq, at, entry, sum) VALUES (?,?,?,?,?)",
+                       (code, seq, at, text, row_sum(code, seq, text)))
 
     def tables(self) -> list[str]:
         with self._lock:
@@ -845,7 +516,7 @@ class SQLiteStore:
         with self._lock:
             sums = getattr(self, "_sums", None)
             if sums is None:
-                sums = self._sums = _has_sums(self._db)
+                sums = self._sums = has_sums(self._db)
             try:
                 rows = self._db.execute(f"SELECT seq, at, entry, {'sum' if sums else 'NULL'}, code FROM log "
                                         "WHERE code=? ORDER BY seq", (code,)).fetchall()
@@ -867,85 +538,6 @@ class SQLiteStore:
             raise StoreError("store.err.damaged", code, f"its saved log has gaps ({len(rows)} entries)")
         return rows
 
-    # -------- reading past damaged pages (lock held)
-
-    def _seek(self, rowid: int) -> tuple[bool, int | None]:
-        """Can the table's b-tree be walked to the first row at or after rowid (its id, or None)?"""
-        try:
-            row = self._db.execute("SELECT rowid FROM log NOT INDEXED WHERE rowid >= ? ORDER BY rowid LIMIT 1",
-                                   (rowid,)).fetchone()
-        except sqlite3.DatabaseError:
-            return False, None
-        return True, None if row is None else row[0]
-
-    def _resume_after(self, last: int) -> int | None:
-        """The row id to go on reading after, once reading past `last` failed (None: nothing left)."""
-        ok, nxt = self._seek(last + 1)
-        if ok:  # the b-tree reaches the next row but its record cannot be read: skip that row
-            return nxt
-        lo, step = last + 1, 1  # lo: a seek that failed; widen until one succeeds, then narrow down
-        while True:
-            hi = lo + step
-            if hi >= 2**63:
-                return None
-            ok, _ = self._seek(hi)
-            if ok:
-                break
-            lo, step = hi, step * 2
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if self._seek(mid)[0]:
-                hi = mid
-            else:
-                lo = mid
-        return hi - 1
-
-    def _salvage(self) -> Salvage:
-        """Every row of the table b-tree that can be read, by code and seq, skipping damaged pages."""
-        if self._scan is not None:
-            return self._scan
-        scan = Salvage()
-        last: int | None = -(2**63)
-        while last is not None:
-            try:
-                for rowid, code, seq, at, text, total in self._db.execute(
-                        f"SELECT rowid, code, seq, at, entry, {'sum' if _has_sums(self._db) else 'NULL'} "
-                        "FROM log NOT INDEXED WHERE rowid > ? ORDER BY rowid", (last,)):
-                    if rowid <= last:  # a damaged page that still parses: the keys are out of order
-                        raise sqlite3.DatabaseError("rows out of order")
-                    if seq == 0:
-                        scan.first[code] = rowid
-                    scan.rows.setdefault(code, {})[seq] = (at, text, total)
-                    last = rowid
-                break
-            except sqlite3.DatabaseError:
-                nxt = self._resume_after(last)
-                if nxt is not None:
-                    nxt = max(nxt, last + 1)  # always onwards, whatever a damaged page says
-                    if nxt >= 2**63 - 1 or len(scan.skipped) > 100_000:
-                        nxt = None
-                scan.skipped.append(2**63 if nxt is None else nxt)
-                last = nxt
-        self._scan = scan
-        return scan
-
-    def _index_codes(self) -> set[str]:
-        """Codes the (code, seq) index can still name, walking it up from the start and down from
-        the end until a damaged page: a table whose rows are all lost is still named."""
-        codes: set[str] = set()
-        for sql, last in (("SELECT code FROM log WHERE code > ? ORDER BY code LIMIT 1", ""),
-                          ("SELECT code FROM log WHERE code < ? ORDER BY code DESC LIMIT 1", "\U0010ffff")):
-            while True:
-                try:
-                    row = self._db.execute(sql, (last,)).fetchone()
-                except sqlite3.DatabaseError:
-                    break
-                if row is None or (last != "" and row[0] in codes and "DESC" in sql):
-                    break  # (walking down met what walking up found: the rest is known)
-                codes.add(row[0])
-                last = row[0]
-        return codes
-
     # ---------- table metadata, archive, delete (the logs are not read) ----------
     def _backfill(self) -> None:
         """Rows of tables_meta for logs written before it existed (called with the lock held)."""
@@ -965,13 +557,10 @@ class SQLiteStore:
         self._meta_ready = True
 
     def _read_meta(self, where: str, args: tuple[Any, ...]) -> list[TableMeta]:
-        with self._lock:
-            try:
-                self._backfill()
-                rows = self._db.execute("SELECT code, game, phase, created, last, entries, archived "
-                                        f"FROM tables_meta {where} ORDER BY code", args).fetchall()
-            except sqlite3.DatabaseError as e:
-                raise StoreError("store.err.corrupt", str(self.path), str(e)) from e
+        with self._locked("store.err.corrupt") as db:
+            self._backfill()
+            rows = db.execute("SELECT code, game, phase, created, last, entries, archived "
+                              f"FROM tables_meta {where} ORDER BY code", args).fetchall()
         return [TableMeta(c, g, p, cr, la, n, bool(a)) for c, g, p, cr, la, n, a in rows]
 
     def meta(self, code: str) -> TableMeta | None:
@@ -983,32 +572,19 @@ class SQLiteStore:
 
     def archive_idle(self, before: float) -> list[str]:
         """Mark the tables without an entry since `before` (time.time()) archived; their codes."""
-        with self._lock:
-            try:
-                self._backfill()
-                rows = self._db.execute("UPDATE tables_meta SET archived=1 WHERE archived=0 AND last<? "
-                                        "RETURNING code", (before,)).fetchall()
-            except sqlite3.DatabaseError as e:
-                raise StoreError("store.err.write", str(self.path), str(e)) from e
+        with self._locked("store.err.write") as db:
+            self._backfill()
+            rows = db.execute("UPDATE tables_meta SET archived=1 WHERE archived=0 AND last<? "
+                              "RETURNING code", (before,)).fetchall()
         return sorted(r[0] for r in rows)
 
     def delete(self, code: str) -> bool:
         """Remove a table's log and metadata in one transaction; False if there was none."""
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    n = self._db.execute("DELETE FROM log WHERE code=?", (code,)).rowcount
-                    self._db.execute("DELETE FROM tables_meta WHERE code=?", (code,))
-                    self._history_tables()
-                    self._db.execute("UPDATE history SET live=0 WHERE code=?", (code,))  # (the game stays)
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    self._history_ready = False  # (tables created in this transaction are gone again)
-                    raise
-                self._db.execute("COMMIT")
-            except sqlite3.DatabaseError as e:
-                raise StoreError("store.err.write", str(self.path), str(e)) from e
+        with self._locked("store.err.write"), self._transaction() as db:
+            n = db.execute("DELETE FROM log WHERE code=?", (code,)).rowcount
+            db.execute("DELETE FROM tables_meta WHERE code=?", (code,))
+            self._history_tables()
+            db.execute("UPDATE history SET live=0 WHERE code=?", (code,))  # (the game stays)
         return n > 0
 
     def close(self) -> None:
