@@ -486,13 +486,11 @@ class Session:
                 return
             self.table = table
             if parts[0] == "shared":  # the shared device (pass-and-play, issue 29: views/shared.py)
-                if await self._shared_key(table, query) == RELOAD:
-                    return
+                address = await self._shared_key(table, query)
                 if self.role != "shared":
                     self._leave_table()
                     self.render(force=True)
                     return
-                address = None
             elif parts[0] == "display":
                 if not await self._display_key(table):
                     self._leave_table()
@@ -513,7 +511,7 @@ class Session:
                 return
             table.subscribe(self._changed)
             if address is not None and self.token is not None and (
-                    self.seat is not None or table.is_spectator(self.token)):
+                    self.seat is not None or table.is_spectator(self.token) or self.role == "shared"):
                 # Found in storage only: put it into the address as well, so a session Flet
                 # re-creates after a server restart (storage dead, Flet #6412) still finds it.
                 self.render(force=True)
@@ -589,9 +587,9 @@ class Session:
         """/shared/CODE: the table's shared device (pass-and-play, issue 29). A one-time ticket from
         the host (`?d=`, Table admin → "Open the shared device") is exchanged for a new device token
         (the table's `device` entry: a device that held the last one loses the shared seats), kept in
-        this browser's storage, and the page opened again without the ticket. Otherwise the token
+        this browser's storage, and the address moves on without the ticket. Otherwise the token
         comes from storage only – never from the address. Role "shared" with it, else
-        "shared_denied". Returns RELOAD when the page is being opened again."""
+        "shared_denied". Returns the address to move to (without the ticket) after a ticket."""
         storage_key = f"shared:{table.code}"
         ticket = (query.get("d") or [None])[0]
         if ticket is not None and self.server.redeem_device_ticket(table.code, ticket):
@@ -601,12 +599,11 @@ class Session:
                 self.role = "join_error"
                 self.error = self.t(e.key, **e.params) if isinstance(e, RuleError) else self.t("ui.err.store")
                 return None
-            try:
-                await asyncio.wait_for(self.prefs.set(storage_key, reply["token"]), 5)
-            except Exception:
-                pass
-            await self.open_page(f"/shared/{table.code}")
-            return RELOAD
+            await self._set(storage_key, reply["token"])
+            self.role = "shared"
+            self.token = reply["token"]
+            self.page.on_app_lifecycle_state_change = self._lifecycle  # (hidden: covered)
+            return f"/shared/{table.code}"  # (the used ticket leaves the address)
         tok = await self._get(storage_key)
         if table.is_device(tok):
             self.role = "shared"
