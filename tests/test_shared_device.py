@@ -303,3 +303,23 @@ async def test_every_game_is_played_behind_the_cover(game_id: str) -> None:
         await _settle()
     assert opened >= 1
     c.close()
+
+
+async def test_a_pin_half_typed_is_kept_while_the_table_changes_and_dropped_by_the_cover() -> None:
+    hub = Hub(MemoryStore())
+    t, dev, phones = _table(hub)
+    t.request_sync(dev, {"op": "set_pin", "seat": 0, "pin": "1234"})
+    c = await _device(Server(hub, "http://x"), t, dev)
+    scr = c.screen
+    S.uncover(scr, 0, S.state(scr).gen)  # asks for Ann's PIN
+    field = U.fields(scr.build())["Ann's PIN"]
+    field.value = "12"
+    field.on_change(None)
+    t.request_sync(phones[0], {"op": "act", "action": {"type": "submit", "value": 5}})  # Cy bids meanwhile
+    await _settle()
+    assert U.fields(scr.build())["Ann's PIN"].value == "12"
+    S.cover(scr)
+    assert scr.local == {}
+    S.uncover(scr, 0, S.state(scr).gen)
+    assert U.fields(scr.build())["Ann's PIN"].value == ""
+    c.close()

@@ -87,8 +87,8 @@ def cover(scr: Screen, done: str | None = None, redraw: bool = True) -> None:
     st.done = done
     st.asking = None
     st.wrong = None
-    if was is not None:
-        scr.local = {}
+    if was is not None or scr.local:
+        scr.local = {}  # (a seat's picks, a PIN half typed on the cover)
     if redraw:
         scr.render(force=True)
 
@@ -239,12 +239,19 @@ def pin_screen(scr: Screen, seat: int) -> list[ft.Control]:
     st = state(scr)
     gen = st.gen
     s = t.seats[seat]
+    key = f"pin:{seat}"
     field = ft.TextField(label=scr.t("ui.pin.enter", name=i18n.seat_name(scr.lang, s["name"])), password=True,
                          max_length=4, keyboard_type=ft.KeyboardType.NUMBER, text_size=34, autofocus=True,
-                         width=260, key=f"pin:{seat}")
+                         width=260, key=key, value=scr.local.get(key, ""))
+
+    def typed(e: Any) -> None:  # kept while the table changes around it (a redraw must not clear it)
+        scr.local[key] = field.value or ""
+    field.on_change = typed
 
     async def go(e: Any) -> None:
-        await try_pin(scr, seat, gen, field.value)
+        pin = field.value
+        scr.local.pop(key, None)  # (a wrong PIN is typed again from nothing)
+        await try_pin(scr, seat, gen, pin)
 
     async def back(e: Any) -> None:
         cover(scr)
