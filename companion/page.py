@@ -112,6 +112,25 @@ TURN_JS = """<script>(function(){var on=false;function look(){var now=(document.
 if(now&&!on&&navigator.vibrate){try{navigator.vibrate([400,150,400,150,400]);}catch(e){}}on=now;}
 try{new MutationObserver(look).observe(document.head,{subtree:true,childList:true,characterData:true});}catch(e){}})();</script>
 """
+# The reveal chime (companion/ui/sound.py): the server flips the title's invisible last character
+# (U+200B / U+200C) at a reveal this screen chimes for; the page plays two short sine tones (Web
+# Audio, made here: no sound file). A browser lets sound start after the first tap on the page. Only a
+# change from one mark to the other chimes: the app's title always ends in one (Session.start), so the
+# first title a (re)loaded page sees is where it starts from, and it does not chime for an old reveal.
+# window.__tcChimes counts the chimes asked for (tests read it).
+SOUND_JS = """<script>(function(){var last=null,ac=null;window.__tcChimes=0;
+function ctx(){try{if(!ac){var A=window.AudioContext||window.webkitAudioContext;if(A)ac=new A();}
+if(ac&&ac.state==="suspended")ac.resume();}catch(e){}return ac;}
+["pointerdown","keydown","touchstart"].forEach(function(k){window.addEventListener(k,ctx,{capture:true,passive:true});});
+function tone(a,f,t0,d){var o=a.createOscillator(),g=a.createGain();o.type="sine";o.frequency.value=f;
+g.gain.setValueAtTime(0.0001,t0);g.gain.exponentialRampToValueAtTime(0.35,t0+0.02);
+g.gain.exponentialRampToValueAtTime(0.0001,t0+d);o.connect(g);g.connect(a.destination);o.start(t0);o.stop(t0+d+0.05);}
+function chime(){window.__tcChimes++;var a=ctx();if(!a)return;try{var t=a.currentTime+0.02;
+tone(a,880,t,0.35);tone(a,1318.5,t+0.16,0.5);}catch(e){}}
+function look(){var c=(document.title||"").slice(-1),m=(c==="\u200b"||c==="\u200c")?c:"";
+if(!m)return;if(last!==null&&m!==last)chime();last=m;}
+try{new MutationObserver(look).observe(document.head,{subtree:true,childList:true,characterData:true});}catch(e){}})();</script>
+"""
 CHROMIUM_UA = re.compile(r"\b(?:Headless)?Chrome/(\d+)\.")
 WASM_GC_CHROMIUM = 119
 SKWASM_STATIC = (("main.dart.mjs", None), ("main.dart.wasm", "fetch"), ("canvaskit/skwasm.js", None),
@@ -179,7 +198,7 @@ class Page:
         if self.boot_cookie and "<head>" in html:
             html = html.replace("<head>", "<head>\n" + boot.BOOT_JS, 1)
         if "<head>" in html:  # the phone vibrates when its turn begins (TURN_JS)
-            html = html.replace("<head>", "<head>\n" + TURN_JS, 1)
+            html = html.replace("<head>", "<head>\n" + TURN_JS + SOUND_JS, 1)
         if "<head>" in html:  # first of all: a `C` locale must not stop Flutter (boot.LOCALE_JS)
             html = html.replace("<head>", "<head>\n" + boot.LOCALE_JS, 1)
         # the app's own loading screen instead of Flet's logo (companion/ui/boot.py)

@@ -28,6 +28,7 @@ from urllib.parse import urlparse
 import flet as ft
 
 from companion.ui import kit
+from companion.ui import sound as _sound
 from companion.ui.kit import UiContext
 from companion.ui.session import RELOAD, TICKET_SECONDS, Server, Session  # noqa: F401 (re-exported)
 from companion.ui.sessions import delete_now
@@ -250,6 +251,7 @@ class Screen(Session):
             return
         self._sig = sig
         _phone.feel_turn(self)  # the phone's title (and buzz) when its turn begins or ends
+        _sound.after_change(self)  # a chime at a new reveal, where the screen's sound is on (ui/sound.py)
         if force or not self._slot_in_tree:
             self._bump()
             return

@@ -158,7 +158,7 @@ class Session:
     # ---------- life cycle ----------
     async def start(self) -> None:
         p = self.page
-        p.title = "Tabletop Companion"
+        p.title = "Tabletop Companion\u200b"  # (its invisible last character: the reveal chime's, ui/sound.py)
         p.theme_mode = ft.ThemeMode.LIGHT
         p.theme = ft.Theme(color_scheme_seed="#8d5524")
         p.padding = 0

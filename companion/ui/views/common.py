@@ -42,12 +42,22 @@ def top_bar(scr: Screen) -> ft.Control:
     left = "Tabletop Companion"
     if scr.table is not None:
         left = f"{scr.t(scr.table.game.NAME)} · {scr.table.code}"
-    return TopBar(scr, scr.lang, left)
+    from companion.ui import sound
+    return TopBar(scr, scr.lang, left, sound.is_on(scr) if sound.offered(scr) else None)
 
 
 @kit.component
-def TopBar(scr: Screen, lang: str, left: str) -> ft.Control:
-    langs = []
+def TopBar(scr: Screen, lang: str, left: str, sound_on: bool | None = None) -> ft.Control:
+    langs: list[ft.Control] = []
+    if sound_on is not None:  # the reveal chime's switch (ui/sound.py), remembered by this browser
+        from companion.ui import sound
+
+        async def flip(e: Any) -> None:
+            await sound.toggle(scr)
+        word = i18n.t(lang, "ui.sound.mute" if sound_on else "ui.sound.unmute")
+        langs.append(ft.Semantics(button=True, content=ft.IconButton(
+            ft.Icons.VOLUME_UP if sound_on else ft.Icons.VOLUME_OFF, on_click=flip, tooltip=word,
+            width=48, height=48, icon_size=24, icon_color=ft.Colors.ON_PRIMARY_CONTAINER)))
     for code in i18n.LANGS:
         async def pick(e: Any, code: str = code) -> None:
             await scr.set_lang(code)

@@ -70,7 +70,8 @@ def feel_turn(scr: Screen) -> None:
     title = TURN_MARK + scr.t("ui.turn.title") if now and before is not None else TITLE
 
     async def retitle() -> None:
-        scr.page.title = title
+        from companion.ui import sound
+        scr.page.title = title + sound.mark(scr)  # (its last, invisible character: the reveal chime's)
         try:
             scr.page.update()
         except RuntimeError:  # (the session has gone)
