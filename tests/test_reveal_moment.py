@@ -71,9 +71,6 @@ async def test_sealed_vote_each_phone_reads_its_own_outcome_after_the_flip() -> 
         other = "Your Yes" if i == 3 else "Your No"
         assert other not in text
     assert "Tally: Yes: 3" in screen_text(host)
-    # a tap closes the moment; so does time (HOLD_S)
-    slot = phones[0].screen._moment_slot
-    assert slot.on_screen()
     for c in everyone:
         c.close()
 

@@ -260,7 +260,6 @@ class Screen(Session):
             self._bump()  # the game's part is not on screen (yet): the whole screen
             return
         _phone.redraw_turn(self)  # the banner comes or goes with the game's part
-        _moment.redraw_moment(self)  # a phone's reveal moment too (views/moment.py)
         _display.redraw_controls(self)  # the host's buttons in play (a reveal takes "Reveal now" away)
         if self._display_in_tree and self.table is not None:
             host_panel = self._display_host

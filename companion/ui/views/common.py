@@ -12,6 +12,7 @@ from companion.games import screens as game_screens
 from companion.table.table import Table
 from companion.ui import kit
 from companion.ui.kit import UiContext
+from companion.ui.views import moment as _moment
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -97,7 +98,14 @@ def game_section(scr: Screen) -> tuple[tuple[Any, ...], Any] | None:
             show = mod.result if ended and hasattr(mod, "result") else mod.phone
             # A game may say what its phone part shows of the view (less than all of it).
             shown = mod.phone_props(ctx) if hasattr(mod, "phone_props") and not ended else ctx.frozen_view()
-            return ("phone", ctx.look, t.phase, shown, ctx.frozen_legal(), local), lambda: show(ctx)
+            # The last reveal's moment from this seat (views/moment.py) on top of the game's part, in
+            # the same redraw: a reveal sends each phone one update, not two.
+            msig, moment = _moment.drawn(scr)
+
+            def phone_part() -> list[ft.Control]:
+                drawn = show(ctx)
+                return [moment(), *(drawn if isinstance(drawn, list) else [drawn])]
+            return ("phone", ctx.look, t.phase, shown, ctx.frozen_legal(), local, msig), phone_part
     else:
         ctx = scr.ctx(host_view=True)
     show = mod.result if ended and hasattr(mod, "result") else mod.host

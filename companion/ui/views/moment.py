@@ -4,8 +4,8 @@ A for 3 gold"), short and skippable: a tap closes it, and it closes itself after
 
 Drawn from the seat's own view only (the game's display `moment(ctx)` on this seat's context, plus
 its `yours(ctx, moment)` line): what this seat may see and nothing of another seat's secrets. It
-lives in a slot of its own on the phone's screen (like the turn banner): a reveal redraws it without
-the frame around it, and its timers redraw only this component.
+sits on top of the phone's game part, drawn with it (one update per phone at a reveal); its timers
+redraw only this component.
 
 A phone plays only a reveal that happens while it is open: the moment already there when the screen
 first drew (a reload, a late join) is not played again.
@@ -54,7 +54,9 @@ def seat_moment(ctx: UiContext) -> Moment | None:
     return memo(f"seat moment:{ctx.seat}:{ctx.lang}", make)  # type: ignore[no-any-return]
 
 
-def _drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
+def drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
+    """The moment's props and builder, for the top of a seated phone's game part
+    (views/common.game_section): a new reveal changes them, and the game's part is redrawn then."""
     t = scr.table
     m = seat_moment(scr.ctx()) if t is not None and t.state is not None and scr.seat is not None else None
     seen = getattr(scr, "_moment_seen", _UNSET)
@@ -67,34 +69,14 @@ def _drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
     return ("moment", lang, m), lambda: SeatMoment(m, lang, key=f"sm:{m.key}")
 
 
-def moment_part(scr: Screen) -> ft.Control:
-    """The moment's place at the top of a seated phone's game screen, a slot of its own."""
-    slot = getattr(scr, "_moment_slot", None)
-    if slot is None:
-        slot = scr._moment_slot = kit.Slot()  # type: ignore[attr-defined]
-    sig, fn = _drawn(scr)
-    return kit.live(slot, sig, fn, key="moment")
-
-
-def redraw_moment(scr: Screen) -> None:
-    """After a change at the table: the moment again if a new reveal came (or it went)."""
-    slot = getattr(scr, "_moment_slot", None)
-    if slot is None or not slot.on_screen() or scr.role != "phone":
-        return
-    sig, fn = _drawn(scr)
-    if sig != slot.shown:
-        slot.redraw(sig, fn)
-
-
 def forget(scr: Screen) -> None:
     """A new route (another table, a rematch): its first moment is not played."""
-    scr._moment_slot = kit.Slot()  # type: ignore[attr-defined]
     scr._moment_seen = _UNSET  # type: ignore[attr-defined]
 
 
 @kit.component
 def SeatMoment(m: Moment, lang: str) -> ft.Control:
-    """The cards turn over (the display's card faces, smaller), then this seat's outcome in large
+    """The cards turn over (a face per seat: its name, its choice), then this seat's outcome in large
     type and the table's under it; a tap anywhere on it closes it."""
     # 0: backs, 1: faces turning, 2: the outcome, 3: closed
     state, set_state = ft.use_state((m.key, 0 if PLAY else 2))
@@ -141,8 +123,7 @@ def SeatMoment(m: Moment, lang: str) -> ft.Control:
 
 
 def _back(m: Moment, c: Card) -> ft.Control:
-    return ft.Container(width=CARD * 2.6, height=CARD * 3.2, border_radius=10, bgcolor="#6d3b1a",
-                        border=ft.Border.all(3, "#e8c07a"))
+    return ft.Container(width=CARD * 2.6, height=CARD * 3.2, border_radius=10, bgcolor="#6d3b1a")
 
 
 def _face(m: Moment, c: Card) -> ft.Control:

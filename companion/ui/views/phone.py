@@ -8,7 +8,6 @@ import flet as ft
 
 from companion import i18n
 from companion.ui import kit, names
-from companion.ui.views import moment as _moment
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -31,7 +30,6 @@ def phone(scr: Screen) -> list[ft.Control]:
         out.append(NotMe(scr, scr.lang, s["name"]))
         out.append(scr.seat_part(host=False))
         return out
-    out.append(_moment.moment_part(scr))  # the last reveal, from this seat, while it plays (issue 30.3)
     if t.phase == "ended":
         out.append(kit.title(scr.t("ui.ended"), 22))
     out.append(turn_part(scr))
