@@ -726,6 +726,8 @@ def main() -> None:
     ap.add_argument("--out", default="phone_join", help="name of the raw figures file (benchmarks/common.py RESULTS: $COMPANION_BENCH_OUT, else a temp folder)")
     args = ap.parse_args()
     header(f"(a) phone join, {args.mbit:g} Mbit/s + {args.latency:g} ms, median of {args.repeat}")
+    # a SIGTERM (timeout, kill) unwinds like Ctrl-C: the servers and proxies are stopped
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     res = asyncio.run(run(args))
     print(table(res["rows"]))
     if res["ratios"]:
