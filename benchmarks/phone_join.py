@@ -15,10 +15,11 @@ the return visit). WebKit and Firefox have no DevTools network emulation: they r
 through the benchmark's own throttling proxy (benchmarks/throttle.py: one link paced at --mbit,
 --latency added to each round trip), which also counts the bytes of every response (headers
 included) and of the WebSocket – those replace DevTools' byte counts there. Their time is the
-page's clock (navigation start → the button found; polled every 0.1 s). WebKit: first join only
-– a WebDriver session's profile is ephemeral (no HTTP cache, no storage), so a return visit
-would be a second first join (a persistent MiniBrowser profile outside WebDriver is not driven
-here). `--encodings default` = everything the server offers (each engine takes its best: Safari
+page's clock (navigation start → the button found; polled every 0.1 s). WebKit's first join is
+timed under WebDriver, whose profile is ephemeral (no HTTP cache, no storage: a return visit
+there would be a second first join); its return visit is counted in bytes only, in a plain
+MiniBrowser on a persistent profile (`minibrowser_return`: opened, closed after
+--webkit-settle s, opened again; the join screen, not seated; no time). `--encodings default` = everything the server offers (each engine takes its best: Safari
 brotli, Firefox zstd); ratios against stock Flet are printed per engine.
 
 Network: Chrome DevTools `Network.emulateNetworkConditions` (30 Mbit/s down and up, 20 ms
@@ -492,9 +493,39 @@ async def proxied_visit(engine: str, profile: Path, proxy: Any, url: str, ready:
         await b.stop()
 
 
+async def minibrowser_return(profile: Path, proxy: Any, url: str, settle: float) -> dict[str, Any]:
+    """WebKit's return visit, bytes only: a plain MiniBrowser (no WebDriver, so its profile – XDG
+    cache and data folders of its own – keeps an HTTP cache) opens the join page, is closed after
+    `settle` seconds, and opens it again; every byte that crossed the proxy in the second
+    `settle` seconds is counted (an upper bound: also what came after the screen was usable; the
+    phone is not seated – nothing taps it – so this is a return to the join screen). No time."""
+    from tests.browser.engines import MINIBROWSER
+
+    exe = next(p for p in MINIBROWSER if os.path.exists(p))
+    env = {**os.environ, "XDG_CACHE_HOME": str(profile / "mb-cache"), "XDG_DATA_HOME": str(profile / "mb-data"),
+           "XDG_CONFIG_HOME": str(profile / "mb-config"), "LANG": "en_US.UTF-8"}
+    out: dict[str, Any] = {}
+    for which in ("prime", "return"):
+        proxy.reset()
+        mb = subprocess.Popen([exe, url], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            await asyncio.sleep(settle)
+        finally:
+            mb.terminate()
+            try:
+                mb.wait(20)
+            except subprocess.TimeoutExpired:
+                mb.kill()
+        out[which] = {"bytes": proxy.bytes_down, "requests": len(proxy.responses),
+                      "statuses": [r["status"] for r in proxy.responses],
+                      "responses": [(r["request"], r["status"], r["bytes"]) for r in proxy.responses]}
+        await asyncio.sleep(1.0)
+    return out
+
+
 async def proxied_measure(engine: str, proxy: Any, url: str, first_ready: str, return_ready: str,
-                          click: str | None, server_pid: int | None, returns: int = 1
-                          ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                          click: str | None, server_pid: int | None, returns: int = 1,
+                          webkit_settle: float = 0) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """First join, then (Firefox) return visits: the browser quit and started again on the same
     profile. WebKit: first join only – a WebDriver session's profile is ephemeral (no HTTP cache,
     no storage), so its 'return visit' would be a second first join."""
@@ -502,9 +533,12 @@ async def proxied_measure(engine: str, proxy: Any, url: str, first_ready: str, r
     try:
         first = await proxied_visit(engine, profile, proxy, url, first_ready, then_click=click,
                                     then_ready=return_ready, server_pid=server_pid)
-        again = [] if engine == "webkit" else [
-            await proxied_visit(engine, profile, proxy, url, return_ready, server_pid=server_pid)
-            for _ in range(returns)]
+        if engine == "webkit":
+            if webkit_settle > 0:
+                first["minibrowser_return"] = await minibrowser_return(profile, proxy, url, webkit_settle)
+            return first, []
+        again = [await proxied_visit(engine, profile, proxy, url, return_ready, server_pid=server_pid)
+                 for _ in range(returns)]
         return first, again
     finally:
         shutil.rmtree(profile, ignore_errors=True)
@@ -644,7 +678,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         else:
                             purl = url.replace(srv.base, f"http://127.0.0.1:{proxies[i].port}")
                             f, agains = await proxied_measure(eng, proxies[i], purl, first_ready, return_ready,
-                                                              click, srv.proc.pid, args.returns)
+                                                              click, srv.proc.pid, args.returns, args.webkit_settle)
                         f["load"] = la
                         results[(label, v["name"])]["first"].append(f)
                         for a in agains:
@@ -657,6 +691,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         if any("reload" in a for a in agains):
                             ret += " · reload " + " / ".join(f"{a['reload']['seconds']:.2f} s" for a in agains
                                                              if "reload" in a)
+                        if "minibrowser_return" in f:
+                            mr = f["minibrowser_return"]
+                            ret = (f"MiniBrowser return (bytes in {args.webkit_settle:g} s) "
+                                   f"{mr['return']['bytes'] / 1e3:.1f} kB {mr['return']['requests']} req "
+                                   f"(its priming load {mr['prime']['bytes'] / 1e6:.2f} MB)")
                         print(f"   {label} · {v['name']}: first {f['seconds']:.2f} s {f['bytes'] / 1e6:.2f} MB "
                               f"({f['renderer']}, cpu {f['cpu_browser']:.1f}) · return {ret} · load {la}", flush=True)
     finally:
@@ -673,6 +712,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                                "first s": median([x["seconds"] for x in firsts]),
                                "first MB": median([x["bytes"] for x in firsts]) / 1e6,
                                "first cpu s": median([x["cpu_browser"] for x in firsts])}
+        mbr = [x["minibrowser_return"]["return"]["bytes"] for x in firsts if "minibrowser_return" in x]
+        if mbr:
+            row["return kB (MiniBrowser, no time)"] = median(mbr) / 1e3
         if agains:
             row.update({"return s": median([x["seconds"] for x in agains]),
                         "return kB": median([x["bytes"] for x in agains]) / 1e3,
@@ -712,6 +754,9 @@ def main() -> None:
     ap.add_argument("--engines", default="chromium",
                     help="chromium, chromium-cpuN (CPU N× slower), webkit (first join only), firefox; "
                          "webkit and firefox through the benchmark's throttling proxy (webkit: under xvfb-run -a)")
+    ap.add_argument("--webkit-settle", type=float, default=30.0,
+                    help="WebKit's return visit (bytes only) in a plain MiniBrowser on a persistent profile: "
+                         "seconds each of its two loads is left open (0: skip)")
     ap.add_argument("--returns", type=int, default=1, help="return visits per first join")
     ap.add_argument("--variants", default="stock,before,ours",
                     help="stock, before (revalidated, no preload, no warm imports), nopreload, previous, scriptpreload, fullicons, "
