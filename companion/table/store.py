@@ -456,11 +456,9 @@ class SQLiteStore(HistoryTables, DamagedFile):
                     except (StoreError, ValueError) as err:
                         lost.append({"code": code, "reason": getattr(err, "reason", str(err))})
                         continue
-                    with self._lock:
-                        self._db.execute("BEGIN")
-                        self._db.executemany("INSERT INTO log(code, seq, at, entry, sum) VALUES (?,?,?,?,?)",
-                                             [(code, seq, at, text, row_sum(code, seq, text)) for seq, at, text in rows])
-                        self._db.execute("COMMIT")
+                    with self._lock, self._transaction("BEGIN") as db:  # (a failed insert rolls back)
+                        db.executemany("INSERT INTO log(code, seq, at, entry, sum) VALUES (?,?,?,?,?)",
+                                       [(code, seq, at, text, row_sum(code, seq, text)) for seq, at, text in rows])
                     saved += 1
                     copied.add(code)
                 self._copy_history(src._db, copied)
