@@ -10,6 +10,7 @@ import random
 import sys
 from pathlib import Path
 
+import flet as ft
 import pytest
 
 from benchmarks import harness as H
@@ -137,4 +138,50 @@ async def test_each_game_names_the_seats_outcome_on_its_phone(game: str) -> None
             lines.append(m.yours)
     assert lines, f"no reveal reached in {game}"
     for c in (*phones, host, tv):
+        c.close()
+
+
+def shown_text(client: H.Client) -> str:
+    """What the screen shows: its texts, those under a hidden control left out."""
+    out: list[str] = []
+
+    def walk(x: object) -> None:
+        if isinstance(x, list):
+            for y in x:
+                walk(y)
+            return
+        if not isinstance(x, ft.BaseControl) or getattr(x, "visible", True) is False:
+            return
+        if isinstance(x, ft.Text) and isinstance(x.value, str):
+            out.append(x.value)
+        for name in ("_b", "content", "controls", "views"):
+            child = getattr(x, name, None)
+            if child is not None and not isinstance(child, str):
+                walk(child)
+    assert client.session is not None
+    walk(client.session.page.views)
+    return "\n".join(out)
+
+
+async def test_the_phones_result_list_waits_for_the_cards_to_turn() -> None:
+    """Issue 30.3: the result after the cards have turned – the phone's own result list under the
+    moment shows no tally while the cards are still face down or turning, and shows it after."""
+    t, tokens, phones, host, tv = await _open("sealed_vote", 3)
+    everyone = [*phones, host, tv]
+    await t.request(t.host_token, {"op": "host_act", "action": {"type": "ask", "mode": "choice", "question": "Q?"}})
+    for tok in tokens:
+        await t.request(tok, {"op": "act", "action": {"type": "submit", "value": "sv.yes"}})
+    for tok in tokens:
+        await t.request(tok, {"op": "act", "action": {"type": "lock"}})
+    await H.quiet(everyone, idle=0.005)
+    for p in phones:  # the reveal has reached the phone, its cards are not turned yet
+        text = shown_text(p)
+        assert "Tally" not in text and "3 of 3" not in text, text
+    await asyncio.sleep(TURNED)
+    await H.quiet(everyone, idle=0.01)
+    for p in phones:
+        text = shown_text(p)
+        assert "Your Yes – 3 of 3 chose it" in text, text
+        assert "Tally" in text, text
+    for c in everyone:
         c.close()

@@ -104,7 +104,7 @@ def game_section(scr: Screen) -> tuple[tuple[Any, ...], Any] | None:
 
             def phone_part() -> list[ft.Control]:
                 drawn = show(ctx)
-                return [moment(), *(drawn if isinstance(drawn, list) else [drawn])]
+                return moment(drawn if isinstance(drawn, list) else [drawn])  # type: ignore[no-any-return]
             return ("phone", ctx.look, t.phase, shown, ctx.frozen_legal(), local, msig), phone_part
     else:
         ctx = scr.ctx(host_view=True)

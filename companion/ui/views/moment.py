@@ -65,8 +65,10 @@ def drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
     play = m is not None and m.key != seen
     lang = scr.lang
     if not play or m is None:
-        return ("moment", lang, None), lambda: ft.Container(visible=False)
-    return ("moment", lang, m), lambda: SeatMoment(m, lang, key=f"sm:{m.key}")
+        return ("moment", lang, None), lambda below: [ft.Container(visible=False), *below]
+    # The game's part below waits for the cards too (its result list would tell the outcome
+    # before they have turned): drawn inside the moment's component, shown from its outcome on.
+    return ("moment", lang, m), lambda below: [SeatMoment(m, lang, tuple(below), key=f"sm:{m.key}")]
 
 
 def forget(scr: Screen) -> None:
@@ -75,9 +77,10 @@ def forget(scr: Screen) -> None:
 
 
 @kit.component
-def SeatMoment(m: Moment, lang: str) -> ft.Control:
+def SeatMoment(m: Moment, lang: str, below: tuple[ft.Control, ...] = ()) -> ft.Control:
     """The cards turn over (a face per seat: its name, its choice), then this seat's outcome in large
-    type and the table's under it; a tap anywhere on it closes it."""
+    type and the table's under it; a tap anywhere on it closes it. `below` (the game's part of the
+    phone) is hidden until the outcome shows: no tally before the cards have turned."""
     # 0: backs, 1: faces turning, 2: the outcome, 3: closed
     state, set_state = ft.use_state((m.key, 0 if PLAY else 2))
     stage = state[1] if state[0] == m.key else (0 if PLAY else 2)
@@ -95,8 +98,9 @@ def SeatMoment(m: Moment, lang: str) -> ft.Control:
         await asyncio.sleep(HOLD_S)
         set_stage(3)
     ft.use_effect(run, [m.key])
+    after = ft.Column(list(below), visible=stage >= 2, tight=True) if below else None
     if stage >= 3:
-        return ft.Container(visible=False)
+        return after if after is not None else ft.Container(visible=False)
 
     async def skip(e: Any) -> None:
         set_stage(3)
@@ -117,9 +121,10 @@ def SeatMoment(m: Moment, lang: str) -> ft.Control:
         parts += [ft.Text(x, size=18, weight=ft.FontWeight.W_600) for x in m.outcome]
         if m.steps and not m.yours:  # (a resolution: its summary, the steps stay on the screen below)
             parts += [ft.Text(x, size=16) for x in m.summary]
-    return ft.Container(content=ft.Column(parts, spacing=8, tight=True), on_click=skip,
-                        tooltip=i18n.t(lang, "moment.skip"), bgcolor=ft.Colors.AMBER_50, border_radius=16,
-                        padding=12, border=ft.Border.all(3, "#e8c07a"))
+    box = ft.Container(content=ft.Column(parts, spacing=8, tight=True), on_click=skip,
+                       tooltip=i18n.t(lang, "moment.skip"), bgcolor=ft.Colors.AMBER_50, border_radius=16,
+                       padding=12, border=ft.Border.all(3, "#e8c07a"))
+    return box if after is None else ft.Column([box, after], tight=True)
 
 
 def _back(m: Moment, c: Card) -> ft.Control:
