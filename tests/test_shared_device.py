@@ -323,3 +323,39 @@ async def test_a_pin_half_typed_is_kept_while_the_table_changes_and_dropped_by_t
     S.uncover(scr, 0, S.state(scr).gen)
     assert U.fields(scr.build())["Ann's PIN"].value == ""
     c.close()
+
+
+async def test_the_cover_plays_the_public_reveal_moment_and_no_seats_own_line() -> None:
+    """Issue 29.5: a reveal on the shared device shows on the cover as public facts only – the
+    display's moment (the cards, then the table's outcome), never a seat's own line ("Your …")."""
+    import sys
+    from pathlib import Path
+
+    from companion.ui.views import display as D
+    from companion.ui.views import moment as M
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_display import screen_text
+
+    hub = Hub(MemoryStore())
+    t, dev, phones = _table(hub)
+    c = await _device(Server(hub, "http://x"), t, dev)
+    scr = c.screen
+    for seat, value in ((0, 381727), (1, 615243)):
+        S.uncover(scr, seat, S.state(scr).gen)
+        ctx = S.DeviceContext(scr, seat)
+        assert await ctx.act({"type": "submit", "value": value}) and await ctx.act({"type": "lock"})
+        await _settle()
+    assert "Your" not in screen_text(c)
+    for i, p in enumerate(phones):
+        t.request_sync(p, {"op": "act", "action": {"type": "submit", "value": 10 + i}})
+        t.request_sync(p, {"op": "act", "action": {"type": "lock"}})
+    await asyncio.sleep(M.BACKS_S + D.FLIP_S + 0.4)
+    await H.quiet([c], idle=0.01)
+    m = D.public_moment(scr.ctx(host_view=True), D.game_display(scr.ctx(host_view=True)))
+    assert m is not None and m.outcome
+    text = screen_text(c)
+    assert S.state(scr).seat is None  # still the cover
+    assert m.title in text and all(x in text for x in m.outcome), text
+    assert "381727" in text  # the cards' faces: the revealed bids are public now
+    assert not any(line.startswith("Your") for line in text.split("\n")), text
+    c.close()

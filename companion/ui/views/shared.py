@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -298,6 +298,7 @@ def cover_screen(scr: Screen) -> list[ft.Control]:
 
     def name(seat: int) -> str:
         return i18n.seat_name(scr.lang, t.seats[seat]["name"])
+    out += cover_moment(scr)
     if st.done:
         out.append(ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.GREEN_700, size=32),
                            ft.Text(scr.t("ui.shared.done_note", name=st.done), size=22, expand=True)]))
@@ -330,6 +331,37 @@ def cover_screen(scr: Screen) -> list[ft.Control]:
     return out
 
 
+def _public_moment(scr: Screen) -> Any:
+    t = scr.table
+    if t is None or t.state is None or t.phase == "lobby":
+        return None
+    from companion.ui.views import display as _display
+    ctx = scr.ctx(host_view=True)  # (role "shared": no seat, not the host – the public view)
+    return _display.public_moment(ctx, _display.game_display(ctx))
+
+
+def cover_moment(scr: Screen) -> list[ft.Control]:
+    """The last reveal on the cover (issue 29.5), public facts only: the display's public moment –
+    the cards turning, then the table's outcome – never a seat's own line. Played like a phone's
+    (views/moment.py): only a reveal that happens while the device is open, once (not again when
+    the cover comes back after a seat's screen)."""
+    from companion.ui.views import moment as _moment
+    m = _public_moment(scr)
+    seen = getattr(scr, "_cover_moment_seen", _moment._UNSET)
+    if seen is _moment._UNSET:  # the moment there when the device first drew: not played
+        scr._cover_moment_seen = seen = m.key if m is not None else None  # type: ignore[attr-defined]
+    if m is None or m.key == seen:
+        return []
+    if m.yours:  # (public: never a seat's line)
+        m = replace(m, yours="")
+    from companion.ui import flet_fast
+    if not flet_fast.rendering():  # (built outside a Flet render, as a test does: the moment at its end)
+        return [ft.Column([ft.Text(m.title, size=18, weight=ft.FontWeight.BOLD),
+                           ft.Row([_moment._face(m, c) for c in m.cards], wrap=True),
+                           *[ft.Text(x, size=18) for x in m.outcome]], tight=True)]
+    return [_moment.SeatMoment(m, scr.lang, key=f"cover-moment:{m.key}")]
+
+
 def seat_screen(scr: Screen, seat: int) -> list[ft.Control]:
     """An uncovered seat: its own game screen, "Done – cover" above and below it."""
     t = scr.table
@@ -343,6 +375,8 @@ def seat_screen(scr: Screen, seat: int) -> list[ft.Control]:
         return ft.FilledButton(content=ft.Text(scr.t("ui.shared.done"), size=22, weight=ft.FontWeight.BOLD),
                                icon=ft.Icons.VISIBILITY_OFF, on_click=done, height=64, width=10_000,
                                key=key)
+    m = _public_moment(scr)  # a seat opened after a reveal: the cover does not play it again
+    scr._cover_moment_seen = m.key if m is not None else None  # type: ignore[attr-defined]
     ctx = DeviceContext(scr, seat)
     mod = game_screens(t.game_id)
     show = mod.result if t.phase == "ended" and hasattr(mod, "result") else mod.phone
