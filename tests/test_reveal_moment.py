@@ -177,11 +177,13 @@ async def test_the_phones_result_list_waits_for_the_cards_to_turn() -> None:
     for p in phones:  # the reveal has reached the phone, its cards are not turned yet
         text = shown_text(p)
         assert "Tally" not in text and "3 of 3" not in text, text
+    assert "Tally" not in shown_text(host), shown_text(host)  # (the host's side panel too)
     await asyncio.sleep(TURNED)
     await H.quiet(everyone, idle=0.01)
     for p in phones:
         text = shown_text(p)
         assert "Your Yes – 3 of 3 chose it" in text, text
         assert "Tally" in text, text
+    assert "Tally" in shown_text(host)
     for c in everyone:
         c.close()

@@ -111,7 +111,13 @@ def game_section(scr: Screen) -> tuple[tuple[Any, ...], Any] | None:
     show = mod.result if ended and hasattr(mod, "result") else mod.host
     # A game may say what its public part shows of the view in a cheaper form.
     shown = mod.public_props(ctx) if hasattr(mod, "public_props") and not ended else ctx.frozen_view()
-    return ("public", ctx.look, t.phase, shown, ctx.frozen_legal(), local), lambda: show(ctx)
+    # The result list waits for the reveal's cards to turn (the moment plays beside it: issue 30.3).
+    fsig, wrap = _moment.after_flip(scr)
+
+    def public_part() -> list[ft.Control]:
+        drawn = show(ctx)
+        return wrap(drawn if isinstance(drawn, list) else [drawn])  # type: ignore[no-any-return]
+    return ("public", ctx.look, t.phase, shown, ctx.frozen_legal(), local, fsig), public_part
 
 
 def game_live(scr: Screen) -> ft.Control:

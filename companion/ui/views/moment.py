@@ -71,9 +71,44 @@ def drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
     return ("moment", lang, m), lambda below: [SeatMoment(m, lang, tuple(below), key=f"sm:{m.key}")]
 
 
+def after_flip(scr: Screen) -> tuple[tuple[Any, ...], Any]:
+    """For the public game part (the host's side panel, a spectator): its props and a wrapper that
+    hides the part while the last reveal's cards turn (the display's moment plays beside it) – its
+    result list would tell the outcome before they have turned. Only a reveal that happens while
+    this screen is open (as a phone's moment)."""
+    t = scr.table
+    m = None
+    if t is not None and t.state is not None:
+        ctx = scr.ctx(host_view=True)
+        m = _display.public_moment(ctx, _display.game_display(ctx))
+    seen = getattr(scr, "_flip_seen", _UNSET)
+    if seen is _UNSET:
+        scr._flip_seen = seen = m.key if m is not None else None  # type: ignore[attr-defined]
+    if m is None or m.key == seen or not m.cards:
+        return ("flip", None), lambda below: below
+    key = m.key
+    return ("flip", key), lambda below: [AfterFlip(key, tuple(below), key=f"af:{key}")]
+
+
+@kit.component
+def AfterFlip(mkey: Any, below: tuple[ft.Control, ...]) -> ft.Control:
+    """`below`, shown once the moment's cards have turned (BACKS_S + FLIP_S, as the display's)."""
+    state, set_state = ft.use_state((mkey, not PLAY))
+    shown = state[1] if state[0] == mkey else not PLAY
+
+    async def run() -> None:
+        if not PLAY:
+            return
+        await asyncio.sleep(BACKS_S + FLIP_S)
+        set_state((mkey, True))
+    ft.use_effect(run, [mkey])
+    return ft.Column(list(below), visible=shown, tight=True)
+
+
 def forget(scr: Screen) -> None:
     """A new route (another table, a rematch): its first moment is not played."""
     scr._moment_seen = _UNSET  # type: ignore[attr-defined]
+    scr._flip_seen = _UNSET  # type: ignore[attr-defined]
 
 
 @kit.component
