@@ -8,6 +8,8 @@ import asyncio
 import time
 from typing import Any
 
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
 from tests.browser.helpers import (
     button,
     create_table,
@@ -138,7 +140,13 @@ class _Player:
                 if pick.startswith(prefixes) and kind not in self.shots[1]:
                     self.shots[1].append(kind)
                     await _top_shot(self.page, self.shots[0] / f"lutetia-{kind}-phone.png")
-        await button(self.page, pick, exact=True).first.click(timeout=20_000)
+        try:
+            await button(self.page, pick, exact=True).first.click(timeout=8_000)
+        except PlaywrightTimeout:
+            # The button went before the tap: the screen moved on between reading it and tapping (a
+            # reveal's moment, another seat's action, this seat's own last tap arriving late). Nothing
+            # was tapped; the next round reads the screen again (a real stall trips the deadline).
+            return None
         kind = pick.split(":")[0].split(" with")[0].split()[0]
         self.counts[kind] = self.counts.get(kind, 0) + 1
         # wait until the screen has been rebuilt, so a button is never tapped twice
