@@ -69,9 +69,16 @@ async def test_play_again_two_phones_follow_and_the_history_page(browser: Any, s
         await see(ph, name)
     await tap(phones[0], "Yes", exact=True)
     await see(phones[0], "Your choice: Yes")
-    # the finished game stays readable at its old address
-    ctx, page = await open_screen(browser, f"{server.base}/host/{old}", {"width": 1280, "height": 800})
+    # the finished game stays readable at its old address – in the host's own browser (its host-key
+    # cookie): an ended table shows its result to its own players and host only (issue 33 item 2: a
+    # stranger's guess of an ended code is answered as an unknown one, and the table is not loaded)
+    page = await table.ctx.new_page()
+    await page.goto(f"{server.base}/host/{old}")
+    await enable_semantics(page)
     await eventually(lambda: text_with(page, "Tally"), timeout=60)
+    await page.close()
+    ctx, page = await open_screen(browser, f"{server.base}/host/{old}", {"width": 1280, "height": 800})
+    await see(page, f"There is no table with the code {old}")  # a browser without a place there
     await ctx.close()
 
     # the history page, with a few more games imported through its route
