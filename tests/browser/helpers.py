@@ -213,10 +213,11 @@ class HostTable:
 
 async def create_table(browser: Any, server: Any, game: str | None = None, seats: int | None = None,
                        names: list[str] | None = None, fields: dict[str, str] | None = None,
-                       choices: list[str] | None = None, qr: bool = True) -> HostTable:
+                       choices: list[str] | None = None, qr: bool = True, shared: tuple[int, ...] = ()) -> HostTable:
     """The host opens the home screen and creates a table: taps `game` (default: the generic
     vote) and the number of `seats` in the form's button rows, then each of `choices` (an
-    option's button, by its text), types `names` into the seats, then `fields` (label: value).
+    option's button, by its text), types `names` into the seats, then `fields` (label: value), and
+    ticks "Shared device" for the seats in `shared` (0-based; pass-and-play, issue 29).
     The join URL is read from the QR code on the host screen (qr=False: from its URL)."""
     ctx, host = await open_screen(browser, server.base + "/", HOST)
     await see(host, "Create table")
@@ -238,6 +239,11 @@ async def create_table(browser: Any, server: Any, game: str | None = None, seats
         await fill(host, f"Player {i + 1} (optional)", name)
     for label, value in (fields or {}).items():
         await fill(host, label, value)
+    if shared:
+        boxes = host.get_by_role("checkbox", name="Shared device")
+        for i in shared:
+            await boxes.nth(i).click()
+            await eventually(lambda i=i: boxes.nth(i).is_checked(), timeout=30)
     await tap(host, "Create table")
     await host_page_opened(ctx, host)
     if qr:

@@ -1,0 +1,261 @@
+"""Pass-and-play in every game (issue 29): a mixed table – Ann and Bob on the shared device, Cy and Di
+on phones – plays a round of LUTETIA (a vote with the declarations and the after-vote step).
+
+At every hand-over (the device back on its cover: "Pass to …", "All shared seats are done") the
+device's screen – what its screen reader reads, and a screenshot of it (in the test's scratch
+folder, never docs/) – holds no secret of any seat: none of the game's private phrases ("Your …",
+"Locked …") and none of the lines a shared seat's own screen showed that no phone and not the
+host showed too (its plans, its cards). The device runs in Chromium, and for LUTETIA (the longest
+chain of hand-overs) in Firefox too (tests/browser/engines.py; WebKit runs test_pass_and_play.py's
+sealed vote).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from tests.browser.engines import Engine, Phone, _PlaywrightPhone, missing
+from tests.browser.engines import engine as start_engine
+from tests.browser.helpers import (
+    button,
+    create_table,
+    eventually,
+    join_phones,
+    page_text,
+    see,
+    tap,
+)
+from tests.browser.test_pass_and_play import shared_qr
+
+NAMES = ["Ann", "Bob", "Cy", "Di"]  # Ann and Bob play on the shared device, Cy and Di on phones
+SHARED = (0, 1)
+DEVICE = {"width": 412, "height": 860}  # one player's phone lent to the table (the tightest screen)
+
+# What only a seat's own screen says, in any game (the device's own words for an open seat too).
+COMMON_PRIVATE = ("Your ", "Done – cover", "Ann's screen", "Bob's screen", "Set a PIN")
+
+BUTTONS_JS = """Array.from(document.querySelectorAll('flt-semantics[role=button]'))
+    .filter(n => n.getAttribute('aria-disabled') !== 'true')
+    .map(n => (n.getAttribute('aria-label') || n.innerText || '').replace(/\\s+/g, ' ').trim())
+    .filter(s => s)"""
+
+
+def lines(text: str) -> set[str]:
+    """A screen's text as its lines (long enough to mean something: a lone "10" or "A" is a button
+    face every screen may show)."""
+    return {x.strip() for x in text.splitlines() if len(x.strip()) > 3}
+
+
+class Watch:
+    """The shared device, and what was private to each of its seats while it was open."""
+
+    def __init__(self, dev: Phone, public: list[Any], out: Path, game: str, private: tuple[str, ...]) -> None:
+        self.dev, self.public_pages, self.out, self.game = dev, public, out, game
+        self.private = COMMON_PRIVATE + private
+        self.seen: dict[str, set[str]] = {}  # every line each shared seat's open screen showed
+        self.public: set[str] = set()  # every line the host or a phone showed
+        self.shots: list[Path] = []
+
+    async def look_public(self) -> None:
+        for p in self.public_pages:
+            self.public |= lines(await page_text(p))
+
+    async def open(self, name: str) -> str:
+        """`name` taps the cover ("Pass to Ann" or the seat's own button under "look"): the seat's screen."""
+        await self.dev.tap(f"Pass to {name}") if f"Pass to {name}" in await self.dev.text() else \
+            await self.dev.tap(name, exact=True)
+        await self.dev.see(f"{name}'s screen")
+        return await self.note(name)
+
+    async def note(self, name: str) -> str:
+        """What `name`'s open screen shows now (its secrets, for the checks at the hand-overs)."""
+        await asyncio.sleep(0.5)
+        text = await self.dev.text()
+        self.seen.setdefault(name, set()).update(lines(text))
+        await self.look_public()
+        return text
+
+    async def buttons(self) -> list[str]:
+        return list(await self.dev.js(BUTTONS_JS))
+
+    def leaks(self, text: str) -> list[str]:
+        cover = lines(text)
+        out = [w for w in self.private if w in text]
+        for name, seen in self.seen.items():
+            out += [f"{name}'s {x!r}" for x in sorted((seen - self.public) & cover)]
+        return out
+
+    async def handover(self, label: str, expect: str) -> str:
+        """The device is on its cover showing `expect`: nothing private in its text or its picture."""
+        await self.dev.see(expect)
+        assert "'s screen" not in await self.dev.text(), label
+        await asyncio.sleep(1.5)  # the canvas paints a moment after the screen reader's text changes
+        await self.look_public()
+        text = await self.dev.text()
+        assert not self.leaks(text), (self.game, label, self.leaks(text), text)
+        path = self.out / f"{self.game}-{len(self.shots):02d}-{label}.png"
+        path.write_bytes(await self.dev.screenshot())
+        self.shots.append(path)
+        after = await self.dev.text()  # (and still so once the picture was taken)
+        assert not self.leaks(after), (self.game, label, self.leaks(after), after)
+        return text
+
+
+@pytest_asyncio.fixture
+async def device_engine(engine_name: str) -> AsyncIterator[Engine | None]:
+    """The engine the shared device runs in: None for Chromium (a context of the test's browser,
+    as the host and the phones), else started for the test like conftest's `engine` fixture."""
+    if engine_name == "chromium":
+        yield None
+        return
+    why = missing(engine_name)
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{engine_name} cannot run in CI: {why} (.ci/run installs it)")
+        pytest.skip(f"{engine_name}: {why}")
+    async with start_engine(engine_name) as eng:
+        yield eng
+
+
+async def mixed_table(browser: Any, server: Any, eng: Engine | None, tmp_path: Path, game: str,
+                      private: tuple[str, ...], **create: Any) -> tuple[Any, list[Any], Watch]:
+    """The host creates `game` for Ann, Bob (shared), Cy and Di, Cy and Di join on phones, the host
+    opens the shared device (its one-time QR code) in `engine_name` and starts."""
+    table = await create_table(browser, server, game, names=NAMES, shared=SHARED, **create)
+    host = table.page
+    await see(host, "shared device")
+    phones = await join_phones(browser, table.join_url, NAMES[2:])
+    await tap(host, "Open the shared device")
+    link = await shared_qr(host)
+    await tap(host, "Done", exact=True)
+    if eng is None:
+        ctx = await browser.new_context(viewport=DEVICE, locale="en-US")
+        dev: Phone = await _PlaywrightPhone(ctx, await ctx.new_page()).open(link)
+    else:
+        dev = await eng.open(link, size=DEVICE)
+    await dev.until(lambda: dev.js("location.search === '' && location.pathname.startsWith('/shared/')"), 60,
+                    "the device's own address")
+    await dev.enable_semantics()
+    await dev.see("This device plays for Ann, Bob")
+    await tap(host, "Start")
+    name = eng.name if eng else "chromium"
+    return host, phones, Watch(dev, [host, *phones], tmp_path, f"{game.lower()}-{name}", private)
+
+
+# --------------------------------------------------------------------------- LUTETIA
+
+LUTETIA_PRIVATE = ("(secret)", "Locked:", "Lock my card", "Choose your vote card", "Vote cards in hand",
+                   "with card", "No plan this time", "Understood – no plan", "No Roman plan", "None of your")
+AFTER_ANSWERS = ("No plan this time", "Understood – no plan", "No Roman plan: draw a card")
+
+
+@pytest.mark.parametrize("engine_name", ("chromium", "firefox"))
+async def test_lutetia_vote_with_two_shared_seats(browser: Any, server: Any, device_engine: Engine | None,
+                                                  engine_name: str, tmp_path: Path) -> None:
+    """Ann proposes and votes behind the cover, Bob votes, the phones vote; Ann and Bob declare in
+    their turn (the cover asks each when the reveal reaches them), everyone answers the after-vote
+    step (the device asks only the shared seats that have to), and the cover asks Bob for the next
+    proposal."""
+    host, (cy, di), w = await mixed_table(browser, server, device_engine, tmp_path, "LUTETIA",
+                                          LUTETIA_PRIVATE, seats=4)
+    await w.handover("pass-to-ann", "Pass to Ann")
+    assert "Pass to Bob" not in await w.dev.text()  # (Bob has nothing to do: not asked)
+    await w.open("Ann")
+    await w.dev.see("Your proposal: where does Asterix go?")
+    await w.dev.tap("Space 2", exact=True)
+    await see(host, "Ann proposes space 2")
+    await w.dev.see("Choose your vote card")  # (Ann votes next: her screen stays open)
+    await w.dev.tap("10", exact=True)
+    await w.dev.see("Your choice: 10")
+    await w.note("Ann")
+    await w.dev.tap("Lock my card")
+    await w.dev.see("Ann is done.")
+    await w.handover("ann-locked", "Pass to Bob")
+    await w.open("Bob")
+    await w.dev.tap("20", exact=True)
+    await w.dev.see("Your choice: 20")
+    await w.note("Bob")
+    await w.dev.tap("Lock my card")
+    await w.handover("bob-locked", "All shared seats are done")
+
+    for ph, card in ((cy, "30"), (di, "10")):
+        await see(ph, "Choose your vote card")
+        await tap(ph, card, exact=True)
+        await tap(ph, "Lock my card")
+    # the reveal: each declares when their card is turned, in seat order from the proposer
+    await w.handover("ann-declares", "Pass to Ann")
+    await w.open("Ann")
+    await w.dev.see("Do you vote for or against space 2?")
+    await w.dev.tap("For", exact=True)
+    await w.handover("bob-declares", "Pass to Bob")
+    await w.open("Bob")
+    await w.dev.see("Do you vote for or against space 2?")
+    await w.dev.tap("Against", exact=True)
+    await w.handover("declared", "All shared seats are done")
+    for ph, side in ((cy, "For"), (di, "For")):
+        await see(ph, "Do you vote for or against space 2?")
+        await tap(ph, side, exact=True)
+    await see(host, "50 for, 20 against: approved.")
+
+    # the after-vote step: every seat but the holder of plan 2 answers (the device asks its seats
+    # one after the other, the phones answer meanwhile); then Ann proposes again
+    asked: list[str] = []
+    phones_done = asyncio.gather(*(phone_answers(ph) for ph in (cy, di)))
+    while True:
+        name = await w.dev.until(cover_asks(w), 60, "the cover asking a seat")
+        text = await w.open(name)
+        if "Your proposal" in text:
+            break
+        choice = next((b for b in await w.buttons() if b in AFTER_ANSWERS or " with card " in b), None)
+        assert choice, (name, await w.buttons())
+        asked.append(name)
+        await w.dev.tap(choice, exact=True)
+        if await w.dev.until(lambda name=name: after_answer(w, name), 60, "the cover or the proposal") == "proposal":
+            await w.note(name)
+            break
+        await w.handover(f"{name.lower()}-answered", "is done.")
+    assert asked and len(asked) == len(set(asked)) and set(asked) <= {"Ann", "Bob"}, asked
+    await phones_done
+    assert "Ann" in w.seen and (await w.dev.text()).count("Your proposal") == 1
+    await w.dev.tap("Done – cover")
+    await w.handover("ann-covered", "Pass to Ann")
+    assert "Pass to Bob" not in await w.dev.text()
+    assert len(w.shots) >= 7
+
+
+def cover_asks(w: Watch) -> Any:
+    async def asks() -> str | None:
+        m = re.search(r"Pass to (\w+)", await w.dev.text())
+        return m.group(1) if m else None
+    return asks
+
+
+async def after_answer(w: Watch, name: str) -> str | None:
+    text = await w.dev.text()
+    if "Your proposal" in text:
+        return "proposal"
+    return "cover" if f"{name} is done." in text else None
+
+
+async def phone_answers(page: Any) -> None:
+    """A phone answers the after-vote step – unless it holds the reached plan (nothing to answer)."""
+    async def state() -> str | None:
+        text = await page_text(page)
+        if "Your proposal" in text or "proposes." in text:
+            return "over"
+        return next((n for n in AFTER_ANSWERS if n in text), None)
+    while (got := await eventually(state, timeout=120)) != "over":
+        await button(page, got, exact=True).first.click()
+        await eventually(lambda: _gone(page, got), timeout=60)
+
+
+async def _gone(page: Any, name: str) -> bool:
+    return name not in await page_text(page)
