@@ -46,7 +46,8 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.capacity && \
 	$(BIN)/python -m benchmarks.restart && \
 	$(BIN)/python -m benchmarks.printing && \
-	$(BIN)/python -m benchmarks.history
+	$(BIN)/python -m benchmarks.history && \
+	$(BIN)/python -m benchmarks.shared_seats
 
 ## make soak: 50 tables x 6 simulated phones, 20,000 actions (docs/RELIABILITY.md)
 soak: $(VENV)/.installed-test
