@@ -359,3 +359,31 @@ async def test_the_cover_plays_the_public_reveal_moment_and_no_seats_own_line() 
     assert "381727" in text  # the cards' faces: the revealed bids are public now
     assert not any(line.startswith("Your") for line in text.split("\n")), text
     c.close()
+
+
+async def test_a_refused_or_unwritten_action_on_the_device_is_a_message_as_on_a_phone(monkeypatch: Any) -> None:
+    """The device's actions go through the one sender of every screen (kit.UiContext.send): a
+    refused action and a store that cannot write are each a toast in the screen's language, and
+    the seat stays open."""
+    hub = Hub(MemoryStore())
+    t, dev, _ = _table(hub)
+    c = await _device(Server(hub, "http://x"), t, dev, lang="de")
+    scr = c.screen
+    said: list[tuple[str, bool]] = []
+    monkeypatch.setattr(scr, "toast", lambda text, error=False: said.append((text, error)))
+    S.uncover(scr, 0, S.state(scr).gen)
+    ctx = S.DeviceContext(scr, 0)
+    with pytest.raises(RuleError) as refused:
+        t.request_sync(dev, {"op": "act", "seat": 0, "action": {"type": "lock"}})
+    assert not await ctx.act({"type": "lock"})  # nothing submitted yet: refused by the game
+    assert said[-1] == (scr.t(refused.value.key, **refused.value.params), True) and " " in said[-1][0]
+    monkeypatch.setattr(type(t), "request", _fails)
+    assert not await ctx.act({"type": "submit", "value": 5})
+    assert said[-1] == (scr.t("ui.err.store"), True) and "ui.err" not in said[-1][0]
+    assert S.state(scr).seat == 0 and not ctx.busy
+    c.close()
+
+
+async def _fails(self: Any, token: Any, op: dict[str, Any]) -> dict[str, Any]:
+    from companion.table.store import StoreError
+    raise StoreError("store.err.write", "/x", "disk full")

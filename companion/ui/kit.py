@@ -414,11 +414,16 @@ class UiContext:
 
     async def act(self, action: dict[str, Any]) -> bool:
         """Send a game action for this seat (or the host). Errors become a message; False then."""
-        if self.busy:  # a double tap while the first is still in flight
+        return await self.send({"op": "host_act", "action": action} if self.is_host else {"op": "act", "action": action})
+
+    async def send(self, op: dict[str, Any]) -> bool:
+        """Send `op` to the table with this context's token, one at a time: a refusal (RuleError)
+        or a store that cannot write becomes a message (a toast); False then – and for a double
+        tap while the first is still in flight."""
+        if self.busy:
             return False
         self.busy = True
         try:
-            op = {"op": "host_act", "action": action} if self.is_host else {"op": "act", "action": action}
             await self.table.request(self.token, op)
             return True
         except RuleError as e:

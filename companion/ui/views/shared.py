@@ -29,7 +29,6 @@ import flet as ft
 from companion import i18n
 from companion.games import screens as game_screens
 from companion.games.base import RuleError
-from companion.table.store import StoreError
 from companion.table.table import Table
 from companion.ui import kit, names
 from companion.ui.kit import UiContext
@@ -182,19 +181,8 @@ class DeviceContext(UiContext):
             return False
         if self.busy:
             return False
-        self.busy = True
         poke(scr)
-        try:
-            await self.table.request(self.token, {"op": "act", "seat": self.seat, "action": action})
-            return True
-        except RuleError as e:
-            self.toast(self.t(e.key, **e.params), True)
-            return False
-        except StoreError:
-            self.toast(self.t("ui.err.store"), True)
-            return False
-        finally:
-            self.busy = False
+        return await self.send({"op": "act", "seat": self.seat, "action": action})
 
 
 async def try_pin(scr: Screen, seat: int, gen: int, pin: Any) -> bool:
