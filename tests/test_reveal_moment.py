@@ -187,3 +187,22 @@ async def test_the_phones_result_list_waits_for_the_cards_to_turn() -> None:
     assert "Tally" in shown_text(host)
     for c in everyone:
         c.close()
+
+
+def test_a_phones_card_keeps_a_short_word_on_one_line() -> None:
+    """"Tacos" on a phone's card never breaks as "Taco / s" (nor is cut to "Tac"): the card is as
+    wide as its word, on one line; a long word is smaller, on two lines at most."""
+    m = D.Moment("k", "Round 1", (D.Card(0, "Tacos"), D.Card(1, "Spaghetti"), D.Card(2, "731942"),
+                                  D.Card(0, "Pizza", "not locked")),
+                 seats=(("Ann", "#d32f2f"), ("Bob", "#1976d2"), ("Zoë", "#388e3c")))
+    for c in m.cards:
+        card = M._face(m, c)
+        face = card.content.controls[1]
+        assert face.value == c.face
+        assert face.max_lines == 1 and face.no_wrap, c.face
+        inner = card.width - 2 * 3 - 2 * 4  # (border, padding)
+        assert inner >= len(c.face) * face.size * 0.62, (c.face, card.width, face.size)
+    three = sum(M._face(m, c).width for c in m.cards[:3]) + 2 * 6
+    assert three <= 360 - 2 * 14 - 2 * 15, three  # three cards on one row of a 360 px phone
+    long = M._face(m, D.Card(1, "Ratatouille provençale"))
+    assert long.content.controls[1].max_lines == 2 and long.width <= 150

@@ -2,7 +2,8 @@
 the game is over (also after a reload), after "Play again" it moves to the new table by itself (and a
 reload of the old address lands there too). At 1920×1080 the reveal is the centre of the screen and
 says what was asked, in the largest type; a choice's card never breaks its word ("Taco / s").
-Screenshots go to /tmp (COMPANION_TEST_SHOTS), not docs/."""
+The moment's screenshots (TV 1920×1080 and 1280×800, a phone at 360 px) go to the `shots` folder
+(docs/screenshots/ with `make screenshots`), the others to /tmp (COMPANION_TEST_SHOTS)."""
 
 from __future__ import annotations
 
@@ -30,12 +31,13 @@ NAMES = ["Ann", "Bob", "Zoë"]
 QUESTION = "What do we eat tonight?"
 
 
-async def test_display_follows_end_and_play_again(browser: Any, server: Any) -> None:
+async def test_display_follows_end_and_play_again(browser: Any, server: Any, shots: Path) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     table = await create_table(browser, server, seats=3, names=NAMES, qr=False,
                                fields={"Question": QUESTION, "Options, separated by commas": "Tacos, Pizza"})
     host, old = table.page, table.code
     phones = await join_phones(browser, table.join_url, NAMES)
+    await phones[0].set_viewport_size({"width": 360, "height": 760})
     await tap(host, "Start")
     tv = await open_display(table.ctx, server.base, old)
     await see(tv, "Waiting for Ann, Bob and Zoë…")
@@ -43,17 +45,32 @@ async def test_display_follows_end_and_play_again(browser: Any, server: Any) -> 
         await tap(ph, choice, exact=True)
         await tap(ph, "Lock my choice")
     await see(tv, "Tally: Tacos: 2  ·  Pizza: 1")
+    await see(phones[0], "Your Tacos – 2 of 3 chose it")  # (the phone's moment: "Tacos" on its card)
+    await asyncio.sleep(0.6)
+    await phones[0].screenshot(path=str(shots / "moment-tacos-phone-360.png"))
 
-    # the moment: its question is the headline, large, in the middle of the screen
-    title = tv.get_by_text(f"Round 1: {QUESTION}", exact=True).first
-    await title.wait_for(timeout=60_000)
-    box = await title.bounding_box()
-    assert box is not None and box["height"] >= 50, box  # the largest type on the screen (60 px)
-    assert abs(box["x"] + box["width"] / 2 - TV["width"] / 2) < 120, box  # centred
-    nxt = await tv.get_by_text("The host asks the next question").first.bounding_box()
-    assert nxt is not None and nxt["y"] > box["y"] and nxt["height"] < box["height"], (nxt, box)
-    await asyncio.sleep(2.0)
-    await tv.screenshot(path=str(OUT / "display-vote-moment-1920.png"))
+    # the moment: its question is the headline, large, in the middle of the screen – across and down
+    for size in (TV, {"width": 1280, "height": 800}):
+        await tv.set_viewport_size(size)
+        title = tv.get_by_text(f"Round 1: {QUESTION}", exact=True).first
+        tally = tv.get_by_text("Tally: Tacos: 2  ·  Pizza: 1").first
+
+        async def centred(title: Any = title, tally: Any = tally, size: dict[str, int] = size) -> bool:
+            box, low = await title.bounding_box(), await tally.bounding_box()
+            if box is None or low is None:
+                return False
+            middle = (box["y"] + low["y"] + low["height"]) / 2  # the moment: its question down to its tally
+            return (abs(box["x"] + box["width"] / 2 - size["width"] / 2) < size["width"] * 0.07
+                    and abs(middle - size["height"] / 2) < size["height"] * 0.12)
+        await title.wait_for(timeout=60_000)
+        assert await eventually(centred, timeout=20), (size, await title.bounding_box(), await tally.bounding_box())
+        box = await title.bounding_box()
+        assert box is not None and box["height"] >= 50, box  # the largest type on the screen (72 px on a TV)
+        nxt = await tv.get_by_text("The host asks the next question").first.bounding_box()
+        assert nxt is not None and nxt["y"] > box["y"] and nxt["height"] < box["height"], (nxt, box)
+        await asyncio.sleep(2.0)
+        await tv.screenshot(path=str(shots / f"display-vote-moment-{size['width']}.png"))
+    await tv.set_viewport_size(TV)
 
     # the host ends the table: the display says so, no longer waits for anyone (a reload too)
     await tap(host, "End the table")

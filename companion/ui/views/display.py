@@ -160,7 +160,7 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
             parts.append(ft.Row([ft.Text(status.headline, size=int(BIG * _k(width)), weight=ft.FontWeight.W_600,
                                          color=ft.Colors.ON_SURFACE_VARIANT, max_lines=2,
                                          overflow=ft.TextOverflow.ELLIPSIS)], alignment=ft.MainAxisAlignment.CENTER))
-    parts.append(seat_chips(ctx, status if not ended else Status(""), width))
+    parts.append(seat_chips(ctx, status if not ended else Status(""), width, centre=hero))
     if hero:
         moment = None  # (drawn above)
     wide = moment is not None and width >= 1300  # a TV: the board and the last reveal side by side
@@ -183,7 +183,16 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
         log = ctx.view.get("log") or []
         for item in log[-3:]:
             parts.append(ft.Text(ctx.msg(item), size=BIG))
-    return ft.Column(parts, spacing=12, tight=True)
+    if host_panel:
+        return ft.Column(parts, spacing=12, tight=True)
+    # /display/CODE fills the window and scrolls on its own: a moment nobody is asked about sits in the
+    # middle of the screen, across and down (a TV at 1920×1080: not in its top half; issue 30.4); the
+    # rest of the time the display reads from the top.
+    # (Flet's scrolling column is at least as tall as the window: its alignment places the moment in it.)
+    return ft.Container(content=ft.Column(parts, spacing=16 if hero else 12, scroll=ft.ScrollMode.AUTO,
+                                          alignment=ft.MainAxisAlignment.CENTER if hero else ft.MainAxisAlignment.START,
+                                          horizontal_alignment=ft.CrossAxisAlignment.CENTER if hero else None),
+                        alignment=ft.Alignment.CENTER if hero else None, expand=True)
 
 
 def ended_part(ctx: UiContext, width: float, headline: str = "") -> list[ft.Control]:
@@ -217,7 +226,12 @@ def _k(width: float) -> float:
     return min(1.5, max(1.0, width / 1200))
 
 
-def seat_chips(ctx: UiContext, status: Status, width: float) -> ft.Control:
+def _hero_k(width: float) -> float:
+    """The same for a moment that is the centre of the screen (a TV, 1920 wide: 1.8; 1280: 1.2)."""
+    return min(1.8, max(1.0, width / 1040))
+
+
+def seat_chips(ctx: UiContext, status: Status, width: float, centre: bool = False) -> ft.Control:
     """Every seat as a big chip: its colour and mark, its name, locked / chosen, not locked / not yet
     (or whose turn) – the seat list's words for the same states."""
     chips: list[ft.Control] = []
@@ -249,7 +263,8 @@ def seat_chips(ctx: UiContext, status: Status, width: float) -> ft.Control:
             content=ft.Row(inner, spacing=8, tight=True), border=ft.Border.all(3, edge), border_radius=30,
             padding=ft.Padding.symmetric(horizontal=10, vertical=6), bgcolor=ft.Colors.SURFACE,
             animate_scale=ft.Animation(300, ft.AnimationCurve.EASE_OUT), scale=1.06 if status.turn == i else 1.0))
-    return ft.Row(chips, wrap=True, spacing=10, run_spacing=8)
+    return ft.Row(chips, wrap=True, spacing=10, run_spacing=8,
+                  alignment=ft.MainAxisAlignment.CENTER if centre else ft.MainAxisAlignment.START)
 
 
 def card_face(m: Moment, c: Card, up: bool, size: int) -> ft.Control:
@@ -312,15 +327,16 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool, hero: bool 
 
     def t(key: str, **kw: Any) -> str:
         return i18n.t(lang, key, **kw)
-    size = int(40 * _k(width)) if width > 1100 else 28
-    big = int(BIG * _k(width))
-    head = int(HUGE * _k(width)) if hero else big  # the centre of the screen: what was asked, largest
+    k = _hero_k(width) if hero else _k(width)  # the centre of the screen: larger still
+    size = int(40 * k) if width > 1100 else 28
+    big = int(BIG * k)
+    head = int(HUGE * k) if hero else big  # the centre of the screen: what was asked, largest
     flips: list[ft.Control] = []
     for c in m.cards:
         flips.append(ft.Semantics(
             label=f"{m.seats[c.seat][0] if c.seat < len(m.seats) else '?'}: {c.face} {c.note}" if stage else None,
             content=ft.AnimatedSwitcher(
-                content=card_face(m, c, stage >= 1, size if len(m.cards) <= 5 else size - 8),
+                content=card_face(m, c, stage >= 1, size if len(m.cards) <= 5 else int(size * 0.75)),
                 key=f"flip{c.seat}",
                 transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
                 reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK)))
@@ -330,7 +346,8 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool, hero: bool 
         parts.append(ft.Row(flips, wrap=True, spacing=12, run_spacing=12,
                             alignment=ft.MainAxisAlignment.CENTER if hero else ft.MainAxisAlignment.START))
     if stage >= 2:
-        parts += [ft.Text(line, size=big if i else size, weight=ft.FontWeight.BOLD if not i else ft.FontWeight.W_600)
+        parts += [ft.Text(line, size=big if i else size, weight=ft.FontWeight.BOLD if not i else ft.FontWeight.W_600,
+                          text_align=ft.TextAlign.CENTER if hero else None)
                   for i, line in enumerate(m.outcome)]
     if m.steps and stage >= 2:
         shown = max(0, stage - 2)
@@ -392,6 +409,7 @@ def display_page(scr: Screen) -> list[ft.Control]:
                                    ft.Text(t.code, size=72, weight=ft.FontWeight.BOLD),
                                    ft.Text(url, size=BIG)], tight=True)], spacing=30, wrap=True),
                 scr.seat_part(host=False)]
+    scr._full = True  # (the display scrolls on its own: display())
     return [display_live(scr, host_panel=False)]
 
 

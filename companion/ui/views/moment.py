@@ -163,21 +163,28 @@ def SeatMoment(m: Moment, lang: str, below: tuple[ft.Control, ...] = ()) -> ft.C
 
 
 def _back(m: Moment, c: Card) -> ft.Control:
-    return ft.Container(width=CARD * 2.6, height=CARD * 3.2, border_radius=10, bgcolor="#6d3b1a")
+    return ft.Container(width=CARD * 2.6, height=CARD * 3.4, border_radius=10, bgcolor="#6d3b1a")
 
 
 def _face(m: Moment, c: Card) -> ft.Control:
-    """A card's face on a phone: whose (name, in the seat's colour), the choice, the word under it."""
+    """A card's face on a phone: whose (name, in the seat's colour), the choice, the word under it.
+    The card is as wide as its word, on one line ("Tacos" never breaks as "Taco / s"): about 0.64 em
+    a letter in bold plus the card's border and padding; a long word (over 10 letters) smaller, on
+    two lines at most."""
     name, colour = m.seats[c.seat] if 0 <= c.seat < len(m.seats) else ("?", "#777777")
     edge = ft.Colors.GREEN_700 if c.good is True else ft.Colors.RED_700 if c.good is False else colour
+    n = len(c.face)
+    size = CARD if n <= 5 else 17 if n <= 8 else 14 if n <= 10 else 13
+    one_line = n <= 10
     lines: list[ft.Control] = [
         ft.Text(name, size=13, weight=ft.FontWeight.BOLD, max_lines=1,
                 overflow=ft.TextOverflow.ELLIPSIS),
-        ft.Text(c.face, size=CARD if len(c.face) <= 5 else 14, weight=ft.FontWeight.BOLD, max_lines=2,
+        ft.Text(c.face, size=size, weight=ft.FontWeight.BOLD, max_lines=1 if one_line else 2, no_wrap=one_line,
                 overflow=ft.TextOverflow.ELLIPSIS, text_align=ft.TextAlign.CENTER)]
     if c.note:
         lines.append(ft.Text(c.note, size=12, color=edge, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS))
-    return ft.Container(width=max(CARD * 2.6, len(c.face) * 8 + 16), height=CARD * 3.2, border_radius=10,
+    width = max(CARD * 2.6, min(n, 10) * size * 0.64 + 24, len(c.note) * 12 * 0.55 + 16)
+    return ft.Container(width=min(width, 150), height=CARD * 3.4, border_radius=10,
                         bgcolor=ft.Colors.WHITE, border=ft.Border.all(3, edge), padding=4,
                         content=ft.Column(lines, spacing=0, tight=True,
                                           horizontal_alignment=ft.CrossAxisAlignment.CENTER,
