@@ -5,29 +5,8 @@ an entry appended to the store before it takes effect in memory, and loading a t
 its entries. The game state is the replay of `setup` + the effective game actions; undo drops
 the last one and replays.
 
-Entries (key "k"):
-    create  {game, options, seed, host, seats:[{name, colour, shared?}]}
-    join    {seat, token, name}          a phone takes a free seat (before the start)
-    spectate{token, name}                a phone watches (after the start, or a full table)
-    seat    {token, seat}                host seats a spectator in a free seat
-    rename  {seat, name}
-    free    {seat}                       host frees a seat (its device loses it)
-    leave   {seat}                       a phone gives its seat back before the start ("not me")
-    swap    {a, b}                       host swaps two seats' devices and names (and shared marks)
-    share   {seat, shared}               host marks a seat as played on the table's shared device
-                                         (true: a phone on it loses it) or gives it back (false: free)
-    device  {token}                      host opens the shared device: its token (a new one replaces
-                                         the last: the device that held it loses the shared seats)
-    pin     {seat, pin}                  a shared seat's PIN, hashed ("salt$sha256-pbkdf2" hex), set by
-                                         its player on the shared device; pin None: the host reset it
-    start   {}
-    act     {seat, action}               a game action (seat None = host)
-    undo    {reveal?}                    drops the last effective game action; with reveal "clear"
-                                         (every undo the host makes now) an action that revealed a
-                                         sealed round goes with every choice of that round, so the
-                                         round reopens empty (an older log's {} replays as it did)
-    end     {}
-    next    {code}                       the table that followed this one (a rematch: Hub.rematch)
+The entries, their checks and effects and the requests that make them are one table:
+companion/table/ops.py (`OPS`).
 
 A shared seat (pass-and-play, issue 29) has no phone: its player plays on the table's shared
 device, behind a cover. It counts as seated for starting and playing; no phone can join or be
@@ -43,58 +22,23 @@ transaction (Store.append_history), the undo that reopens it removes it again.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
-import json
 import re
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
 from companion.games import get as get_game
 from companion.games import spec as game_spec
 from companion.games.base import RuleError, resolve_options
+from companion.table import ops
+from companion.table.ops import COLOURS, MAX_NAME, clean_name, hash_pin, new_token
 from companion.table.store import Store
 
-PIN_ROUNDS = 20_000  # PBKDF2 rounds of a shared seat's PIN (a 4-digit PIN: hashed at rest, not strong)
 PIN_TRIES = 5  # wrong PINs in a row for one seat ...
 PIN_WAIT = 30.0  # ... then this many seconds before the next try
-
-
-def hash_pin(pin: str, salt: str | None = None) -> str:
-    salt = salt or secrets.token_hex(8)
-    return salt + "$" + hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), PIN_ROUNDS).hex()
-
-
-COLOURS = ["#d32f2f", "#1976d2", "#388e3c", "#f9a825", "#7b1fa2", "#f57c00", "#00838f", "#5d4037"]
-MAX_NAME = 24
-JOINERS = "\u200c\u200d"  # zero-width non-joiner / joiner: no bidi effect, needed for emoji and scripts
-
-
-def new_token() -> str:
-    """A seat or host token: 128 bits of randomness, URL-safe."""
-    return secrets.token_urlsafe(16)
-
-
-def clean_name(name: Any) -> str:
-    """A display name: printable, at most MAX_NAME characters; emoji and RTL text are kept.
-
-    Control and format characters (including bidi overrides) are dropped so a name cannot
-    garble the screen around it – except the zero-width (non-)joiners, which join emoji
-    sequences (👨‍👩‍👧) and are part of the spelling of Persian or Indic names. Empty after
-    cleaning → RuleError.
-    """
-    if not isinstance(name, str):
-        raise RuleError("tbl.err.name")
-    out = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C" or ch in JOINERS).strip()
-    out = " ".join(out.split()).strip(JOINERS)
-    if not out.strip(JOINERS + " "):
-        raise RuleError("tbl.err.name")
-    if len(out) > MAX_NAME:
-        raise RuleError("tbl.err.name_long", max=MAX_NAME)
-    return out
+__all__ = ["COLOURS", "MAX_NAME", "PIN_TRIES", "PIN_WAIT", "Table", "clean_name", "hash_pin", "new_token"]
 
 
 class Table:
@@ -361,213 +305,9 @@ class Table:
 
     # ---------- validation: returns the change to make once the entry is stored ----------
     def _prepare(self, e: dict[str, Any]) -> Callable[[], None]:
+        """The entry's check and effect: companion/table/ops.py."""
         self._after = None
-        commit = self._check(e)
-        return commit
-
-    def _check(self, e: dict[str, Any]) -> Callable[[], None]:
-        k = e.get("k")
-        if k == "create":
-            if self.entries:
-                raise RuleError("err.not_now")
-
-            def commit() -> None:
-                self.game = get_game(e["game"])
-                self.game_id = e["game"]
-                self.options = e["options"]
-                self.seed = e["seed"]
-                self._host = e["host"]
-                self.seats = [{"name": s["name"], "colour": s["colour"], "token": None,
-                               "shared": s.get("shared") is True, "pin": None} for s in e["seats"]]
-                self._given_names = [s["name"] for s in e["seats"]]
-            return commit
-        if k == "next":
-            code = e.get("code")
-            if not isinstance(code, str) or not code:
-                raise RuleError("err.unknown_action")
-            return lambda: setattr(self, "next_code", code)
-        if self.phase == "ended" and k != "undo":
-            raise RuleError("err.game_over")
-        if k == "join":
-            seat = e.get("seat")
-            if self.phase != "lobby":
-                raise RuleError("tbl.err.started")
-            if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-                raise RuleError("tbl.err.no_seat")
-            if self.seats[seat]["token"]:
-                raise RuleError("tbl.err.seat_taken")
-            if self.seats[seat]["shared"]:
-                raise RuleError("tbl.err.seat_shared", name=self.seats[seat]["name"])
-            name = clean_name(e["name"]) if e.get("name") else self.seats[seat]["name"]
-
-            def commit() -> None:
-                self.seats[seat]["token"] = e["token"]
-                self.seats[seat]["name"] = name
-            return commit
-        if k == "spectate":
-            name = clean_name(e.get("name") or "?")
-            return lambda: self.spectators.__setitem__(e["token"], name)
-        if k == "seat":
-            seat = e.get("seat")
-            token = e.get("token")
-            if not isinstance(token, str) or token not in self.spectators:
-                raise RuleError("tbl.err.no_spectator")
-            if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-                raise RuleError("tbl.err.no_seat")
-            if self.seats[seat]["token"]:
-                raise RuleError("tbl.err.seat_taken")
-            if self.seats[seat]["shared"]:
-                raise RuleError("tbl.err.seat_shared", name=self.seats[seat]["name"])
-
-            def commit() -> None:
-                self.seats[seat]["token"] = token
-                if self.phase == "lobby":
-                    self.seats[seat]["name"] = self.spectators[token]
-                del self.spectators[token]
-            return commit
-        if k == "rename":
-            seat = e.get("seat")
-            if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-                raise RuleError("tbl.err.no_seat")
-            name = clean_name(e.get("name"))
-            return lambda: self.seats[seat].__setitem__("name", name)
-        if k == "free":
-            seat = e.get("seat")
-            if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-                raise RuleError("tbl.err.no_seat")
-            if not self.seats[seat]["token"]:
-                raise RuleError("tbl.err.seat_free")
-
-            def commit() -> None:
-                if self.phase == "playing":
-                    self.host_moves.append({"op": "free", "name": self.seats[seat]["name"]})
-                self.seats[seat]["token"] = None
-            return commit
-        if k == "leave":
-            seat = e.get("seat")
-            if self.phase != "lobby":
-                raise RuleError("tbl.err.started")
-            if not isinstance(seat, int) or not 0 <= seat < len(self.seats) or not self.seats[seat]["token"]:
-                raise RuleError("tbl.err.no_seat")
-
-            def leave() -> None:  # the seat as the host set it up: its name back, free again
-                self.seats[seat]["token"] = None
-                self.seats[seat]["name"] = self._given_names[seat]
-            return leave
-        if k == "swap":
-            a, b = e.get("a"), e.get("b")
-            n = len(self.seats)
-            if not (isinstance(a, int) and isinstance(b, int) and 0 <= a < n and 0 <= b < n and a != b):
-                raise RuleError("tbl.err.no_seat")
-
-            def commit() -> None:
-                sa, sb = self.seats[a], self.seats[b]
-                if self.phase == "playing":
-                    self.host_moves.append({"op": "swap", "a": sa["name"], "b": sb["name"]})
-                sa["token"], sb["token"] = sb["token"], sa["token"]
-                sa["name"], sb["name"] = sb["name"], sa["name"]
-                sa["shared"], sb["shared"] = sb["shared"], sa["shared"]
-                sa["pin"], sb["pin"] = sb["pin"], sa["pin"]
-            return commit
-        if k == "share":
-            seat, shared = e.get("seat"), e.get("shared")
-            if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-                raise RuleError("tbl.err.no_seat")
-            if not isinstance(shared, bool):
-                raise RuleError("err.unknown_action")
-            if self.seats[seat]["shared"] == shared:
-                raise RuleError("tbl.err.shared_already" if shared else "tbl.err.not_shared",
-                                name=self.seats[seat]["name"])
-
-            def share() -> None:
-                s = self.seats[seat]
-                if self.phase == "playing":
-                    self.host_moves.append({"op": "share" if shared else "unshare", "name": s["name"]})
-                s["shared"] = shared
-                s["pin"] = None  # (a PIN is a shared seat's only)
-                s["token"] = None  # a phone on it loses it; given back, it is free for a phone
-            return share
-        if k == "pin":
-            seat, pin = e.get("seat"), e.get("pin")
-            if not isinstance(seat, int) or not 0 <= seat < len(self.seats) or not self.seats[seat]["shared"]:
-                raise RuleError("tbl.err.not_shared_seat")
-            if pin is None:
-                if not self.seats[seat]["pin"]:
-                    raise RuleError("tbl.err.no_pin", name=self.seats[seat]["name"])
-            elif not (isinstance(pin, str) and re.fullmatch(r"[0-9a-f]{16}\$[0-9a-f]{64}", pin)):
-                raise RuleError("err.unknown_action")
-            elif self.seats[seat]["pin"]:
-                raise RuleError("tbl.err.pin_set", name=self.seats[seat]["name"])
-
-            def set_pin() -> None:
-                if pin is None and self.phase == "playing":
-                    self.host_moves.append({"op": "pin_reset", "name": self.seats[seat]["name"]})
-                self.seats[seat]["pin"] = pin
-                self._pin_fails.pop(seat, None)
-            return set_pin
-        if k == "device":
-            token = e.get("token")
-            if not isinstance(token, str) or len(token) < 16:
-                raise RuleError("err.unknown_action")
-            return lambda: setattr(self, "_device", token)
-        if k == "start":
-            if self.phase != "lobby":
-                raise RuleError("tbl.err.started")
-            seats = [{"name": s["name"], "colour": s["colour"]} for s in self.seats]
-            state = self.game.setup(self.options, seats, self.seed)
-
-            def commit() -> None:
-                self.phase = "playing"
-                self.start_seq = len(self.entries) - 1  # (the entry is in self.entries by now)
-                self.setup_seats = seats
-                self.state = state
-                self.actions = []
-            return commit
-        if k == "act":
-            if self.phase != "playing" or self.state is None:
-                raise RuleError("tbl.err.not_started")
-            action = e.get("action")
-            if not isinstance(action, dict):
-                raise RuleError("err.unknown_action")
-            action = {**action, "seat": e.get("seat")}
-            try:  # the log is JSON: a payload that cannot be stored is refused before the rules see it
-                json.dumps(action)
-            except (TypeError, ValueError):
-                raise RuleError("err.unknown_action") from None
-            new_state = self._apply(self.state, action)
-            self._after = (new_state, self.phase)
-
-            def commit() -> None:
-                self.actions.append(action)
-                self.state = new_state
-                self.last_undo = None
-            return commit
-        if k == "undo":
-            if self.phase == "lobby":
-                raise RuleError("tbl.err.not_started")
-            if not self.actions and self.phase != "ended":
-                raise RuleError("tbl.err.nothing_to_undo")
-            if self.phase == "ended":
-                self._after = (self.state, "playing")
-
-                def reopen() -> None:
-                    self.phase = "playing"
-                    self.last_undo = {"reopen": True}
-                return reopen
-            actions, state, note = self._undo(clear=e.get("reveal") == "clear")
-            self._after = (state, "playing")
-
-            def commit() -> None:
-                self.actions = actions
-                self.state = state
-                self.last_undo = note
-            return commit
-        if k == "end":
-            if self.phase != "playing":
-                raise RuleError("tbl.err.not_started")
-            self._after = (self.state, "ended")
-            return lambda: setattr(self, "phase", "ended")
-        raise RuleError("err.unknown_action")
+        return ops.check(self, e)
 
     def undo_preview(self) -> dict[str, Any] | None:
         """What "Undo" would take back now, in public words only: {"reopen": True} for an ended
@@ -673,7 +413,7 @@ class Table:
                  **({"pin": True} if s.get("pin") else {})} for i, s in enumerate(self.seats)]
 
     # ---------- authorised requests: the only entry point for screens ----------
-    HOST_OPS = frozenset({"free", "swap", "seat", "share", "device", "reset_pin", "start", "undo", "end", "host_act", "host_rename"})
+    HOST_OPS = ops.HOST_OPS
 
     async def request(self, token: Any, op: dict[str, Any]) -> dict[str, Any]:
         """Check who asks (host token, seat token or nobody) and submit the matching entry.
@@ -691,65 +431,5 @@ class Table:
         return reply
 
     def authorise(self, token: Any, op: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-        if not isinstance(op, dict) or not isinstance(op.get("op"), str):
-            raise RuleError("err.unknown_action")
-        kind = op["op"]
-        if kind in self.HOST_OPS:
-            if not self.is_host(token):
-                raise RuleError("err.host_only")
-            if kind == "free":
-                return {"k": "free", "seat": op.get("seat")}, {}
-            if kind == "swap":
-                return {"k": "swap", "a": op.get("a"), "b": op.get("b")}, {}
-            if kind == "seat":
-                return {"k": "seat", "token": op.get("token"), "seat": op.get("seat")}, {}
-            if kind == "device":
-                tok = new_token()
-                return {"k": "device", "token": tok}, {"token": tok}
-            if kind == "reset_pin":
-                return {"k": "pin", "seat": op.get("seat"), "pin": None}, {}
-            if kind == "share":
-                return {"k": "share", "seat": op.get("seat"), "shared": op.get("shared")}, {}
-            if kind == "host_rename":
-                return {"k": "rename", "seat": op.get("seat"), "name": op.get("name")}, {}
-            if kind == "host_act":
-                return {"k": "act", "seat": None, "action": op.get("action")}, {}
-            if kind == "undo":  # an undo of a reveal clears that round's choices (Table._undo)
-                return {"k": "undo", "reveal": "clear"}, {}
-            return {"k": kind}, {}
-        if kind == "join":
-            if self.phase != "lobby" or not self.free_seats():
-                if self.phase == "lobby":
-                    raise RuleError("tbl.err.full")
-                raise RuleError("tbl.err.started")
-            tok = new_token()
-            return {"k": "join", "seat": op.get("seat"), "token": tok, "name": op.get("name")}, {"token": tok}
-        if kind == "spectate":
-            tok = new_token()
-            return {"k": "spectate", "token": tok, "name": op.get("name") or "?"}, {"token": tok}
-        if self.is_device(token):  # the shared device: acts for a shared seat, nothing else
-            seat = op.get("seat")
-            if kind not in ("act", "set_pin") or not isinstance(seat, int) or seat not in self.shared_seats():
-                raise RuleError("tbl.err.not_shared_seat")
-            if kind == "set_pin":  # its player's PIN, the first time behind the cover
-                pin = op.get("pin")
-                if not isinstance(pin, str) or re.fullmatch(r"\d{4}", pin) is None:
-                    raise RuleError("tbl.err.pin_digits")
-                if self.seats[seat]["pin"]:
-                    raise RuleError("tbl.err.pin_set", name=self.seats[seat]["name"])
-                return {"k": "pin", "seat": seat, "pin": hash_pin(pin)}, {}
-            return {"k": "act", "seat": seat, "action": op.get("action")}, {}
-        seat = self.seat_of(token)
-        if seat is None:
-            raise RuleError("tbl.err.bad_token" if token else "err.seat_only")
-        if kind == "rename":
-            if self.phase != "lobby":
-                raise RuleError("tbl.err.started")
-            return {"k": "rename", "seat": seat, "name": op.get("name")}, {}
-        if kind == "act":
-            return {"k": "act", "seat": seat, "action": op.get("action")}, {}
-        if kind == "leave":
-            if self.phase != "lobby":
-                raise RuleError("tbl.err.started")
-            return {"k": "leave", "seat": seat}, {}
-        raise RuleError("err.unknown_action")
+        """The entry that request `op` of `token` makes, and the reply (companion/table/ops.py)."""
+        return ops.authorise(self, token, op)
