@@ -387,3 +387,35 @@ async def test_a_refused_or_unwritten_action_on_the_device_is_a_message_as_on_a_
 async def _fails(self: Any, token: Any, op: dict[str, Any]) -> dict[str, Any]:
     from companion.table.store import StoreError
     raise StoreError("store.err.write", "/x", "disk full")
+async def test_the_done_note_goes_once_the_table_asks_for_someone_again() -> None:
+    """"Bob is done." is about the hand-over just made: when the next round asks the shared seats
+    again, the cover says "Pass to Ann" without a stale "Bob is done." (never over "Pass to Bob")."""
+    hub = Hub(MemoryStore())
+    t, dev, phones = _table(hub)
+    c = await _device(Server(hub, "http://x"), t, dev)
+    scr = c.screen
+    for seat, value in ((0, 11), (1, 12)):
+        S.uncover(scr, seat, S.state(scr).gen)
+        ctx = S.DeviceContext(scr, seat)
+        assert await ctx.act({"type": "submit", "value": value}) and await ctx.act({"type": "lock"})
+        await _settle()
+    shown = _shown(c)
+    assert "Bob is done." in shown and "All shared seats are done: put the device down." in shown
+    for i, p in enumerate(phones):  # the phones lock: the round reveals, the cover stays as it was
+        t.request_sync(p, {"op": "act", "action": {"type": "submit", "value": 20 + i}})
+        t.request_sync(p, {"op": "act", "action": {"type": "lock"}})
+    await _settle()
+    assert "Bob is done." in _shown(c)
+    t.request_sync(t.host_token, {"op": "host_act", "action": {"type": "ask", "mode": "number", "question": "Again",
+                                                                "min": 0, "max": 99}})
+    await _settle()
+    shown = _shown(c)
+    assert "Pass to Ann" in shown and not any("is done" in x for x in shown), shown
+    # Ann locks in the new round: her note stands while Bob is asked
+    S.uncover(scr, 0, S.state(scr).gen)
+    ann = S.DeviceContext(scr, 0)
+    assert await ann.act({"type": "submit", "value": 3}) and await ann.act({"type": "lock"})
+    await _settle()
+    shown = _shown(c)
+    assert "Ann is done." in shown and "Pass to Bob" in shown
+    c.close()

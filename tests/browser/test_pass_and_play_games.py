@@ -1,11 +1,12 @@
 """Pass-and-play in every game (issue 29): a mixed table – Ann and Bob on the shared device, Cy and Di
-on phones – plays a round of LUTETIA (a vote with the declarations and the after-vote step).
+on phones – plays a round of LUTETIA (a vote with the declarations and the after-vote step) and of
+Lutèce (picks and bribes, the new cards' costs asked of the shared seat that took them).
 
 At every hand-over (the device back on its cover: "Pass to …", "All shared seats are done") the
 device's screen – what its screen reader reads, and a screenshot of it (in the test's scratch
 folder, never docs/) – holds no secret of any seat: none of the game's private phrases ("Your …",
-"Locked …") and none of the lines a shared seat's own screen showed that no phone and not the
-host showed too (its plans, its cards). The device runs in Chromium, and for LUTETIA (the longest
+"Locked …", a bribe) and none of the lines a shared seat's own screen showed that no phone and not
+the host showed too (its plans, its cards). The device runs in Chromium, and for LUTETIA (the longest
 chain of hand-overs) in Firefox too (tests/browser/engines.py; WebKit runs test_pass_and_play.py's
 sealed vote).
 """
@@ -13,6 +14,7 @@ sealed vote).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 from collections.abc import AsyncIterator
@@ -259,3 +261,91 @@ async def phone_answers(page: Any) -> None:
 
 async def _gone(page: Any, name: str) -> bool:
     return name not in await page_text(page)
+
+
+# --------------------------------------------------------------------------- Lutèce
+
+LUTECE_PRIVATE = ("– bribe", "Your gold", "Locked in", "Your face-down cards", "Play these 2 cards", "Lock my cards",
+                  "You took")
+
+CHECK_JS = """((name, nth) => {
+const norm = s => (s || '').replace(/\\s+/g, ' ').trim();
+const boxes = Array.from(document.querySelectorAll('[role=checkbox]'))
+    .filter(n => norm(n.getAttribute('aria-label') || n.innerText) === name);
+if (boxes.length <= nth) return false;
+boxes[nth].click(); return true;})"""
+
+
+async def device_picks(w: Watch, cards: list[str]) -> None:
+    """The open seat ticks its two action cards and plays them face down."""
+    seen: dict[str, int] = {}
+    for c in cards:
+        call = f"{CHECK_JS}({json.dumps(c)}, {seen.get(c, 0)})"
+        seen[c] = seen.get(c, 0) + 1
+        await w.dev.until(lambda call=call: w.dev.js(call), 60, f"the card {c!r}")
+        await asyncio.sleep(0.4)
+    await w.dev.tap("Play these 2 cards face down")
+    await w.dev.see("Your face-down cards")
+
+
+async def phone_plays(ph: Any, cards: list[str], bribe: str, total: int) -> None:
+    seen: dict[str, int] = {}
+    for c in cards:
+        box = ph.get_by_role("checkbox", name=c, exact=True).nth(seen.get(c, 0))
+        seen[c] = seen.get(c, 0) + 1
+        await box.wait_for(timeout=60_000)
+        await box.click()
+    await tap(ph, "Play these 2 cards face down")
+    await see(ph, "Your face-down cards")
+    await tap(ph, f"+{total} on {bribe}", exact=True)
+    await see(ph, f"{bribe} – bribe {total}", exact=True)
+
+
+@pytest.mark.parametrize("engine_name", ("chromium",))
+async def test_lutece_round_with_bribes_and_two_shared_seats(browser: Any, server: Any,
+                                                             device_engine: Engine | None, engine_name: str,
+                                                             tmp_path: Path) -> None:
+    """Ann and Bob each pick two cards behind the cover, put a bribe on one and lock; the phones
+    do the same (Cy outbids Ann on A). After the reveal only Bob, who took B and I, is asked for
+    their new cards' costs (Ann, outbid, is not asked); the next round asks Ann again."""
+    host, (cy, di), w = await mixed_table(browser, server, device_engine, tmp_path, "Lutèce", LUTECE_PRIVATE)
+    await w.handover("pass-to-ann", "Pass to Ann")
+    for name, cards, bribe in (("Ann", ["A", "Revenus"], "A"), ("Bob", ["B", "I"], "B")):
+        await w.open(name)
+        await device_picks(w, cards)
+        await w.dev.tap(f"+1 on {bribe}", exact=True)
+        await w.dev.see(f"{bribe} – bribe 1")
+        await w.note(name)
+        await w.dev.tap("Lock my cards")
+        await w.dev.see(f"{name} is done.")
+        await w.handover(f"{name.lower()}-locked", "Pass to Bob" if name == "Ann" else "All shared seats are done")
+    await phone_plays(cy, ["A", "II"], "A", 2)
+    await phone_plays(di, ["C", "Revenus"], "C", 1)
+    await tap(cy, "Lock my cards")
+    await see(cy, "Locked in:")
+    await tap(di, "Lock my cards")  # the last lock reveals
+    await see(host, "A: Cy wins with the highest bribe")
+    await see(host, "A: Ann is outbid and gets the bribe of 1 back +1.")
+
+    # the new cards' costs: Bob took B and I (on the device), Cy A and II, Di C (on their phones)
+    text = await w.handover("bob-costs", "Pass to Bob")
+    assert "Pass to Ann" not in text, text
+    await w.open("Bob")
+    for slot, cost in (("B", 1), ("I", 2)):
+        await w.dev.tap(f"{slot}: {cost}", exact=True)
+        await w.dev.until(lambda slot=slot, cost=cost: _no_button(w, f"{slot}: {cost}"), 60, f"{slot}'s cost set")
+    await w.dev.see("Bob is done.")
+    await w.handover("bob-costs-set", "All shared seats are done")
+    for ph, slot, cost in ((cy, "A", 1), (cy, "II", 0), (di, "C", 2)):
+        await tap(ph, f"{slot}: {cost}", exact=True)
+        await ph.get_by_role("button", name=f"{slot}: {cost}", exact=True).first.wait_for(state="detached",
+                                                                                         timeout=60_000)
+    await tap(host, "Next round")
+    await see(host, "Round 2")
+    text = await w.handover("round-2", "Pass to Ann")
+    assert "Bob" in text  # (Bob chooses after Ann: named on the cover, not asked yet)
+    assert len(w.shots) >= 5
+
+
+async def _no_button(w: Watch, name: str) -> bool:
+    return name not in await w.buttons()

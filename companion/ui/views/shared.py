@@ -49,6 +49,7 @@ class Shared:
     had_turn: bool = False  # the uncovered seat had something to do when it was opened
     timer: asyncio.TimerHandle | None = None
     done: str | None = None  # the name of the seat covered last because it was done (public)
+    done_for: tuple[int, ...] = ()  # who had something to do then: the note holds only while that is so
     asking: int | None = None  # the seat whose PIN the cover asks for (still covered)
     wrong: str | None = None  # what the last PIN try said (wrong, wait)
 
@@ -84,6 +85,7 @@ def cover(scr: Screen, done: str | None = None, redraw: bool = True) -> None:
     st.gen += 1
     st.had_turn = False
     st.done = done
+    st.done_for = tuple(to_do(scr.table)) if done and scr.table is not None else ()
     st.asking = None
     st.wrong = None
     if was is not None or scr.local:
@@ -287,7 +289,7 @@ def cover_screen(scr: Screen) -> list[ft.Control]:
     def name(seat: int) -> str:
         return i18n.seat_name(scr.lang, t.seats[seat]["name"])
     out += cover_moment(scr)
-    if st.done:
+    if st.done and tuple(todo) == st.done_for:  # (not "Bob is done." over "Pass to Bob" a round later)
         out.append(ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.GREEN_700, size=32),
                            ft.Text(scr.t("ui.shared.done_note", name=st.done), size=22, expand=True)]))
     if not shared:
