@@ -228,16 +228,9 @@ class Table:
 
     async def _submit(self, entry: dict[str, Any]) -> None:
         async with self._lock:
-            commit = self._prepare(entry)
-            seq = len(self.entries)
-            change = self._history_change(entry)
-            if change is None:
-                await asyncio.to_thread(self.store.append, self.code, seq, entry)
-            else:
-                await asyncio.to_thread(self.store.append_history, self.code, seq, entry, change)
-            self.entries.append(entry)
-            commit()
-            self.version += 1
+            write, apply = self._plan(entry)
+            await asyncio.to_thread(write)
+            apply()
         self.notify()
 
     def submit_sync(self, entry: dict[str, Any]) -> None:
@@ -246,16 +239,31 @@ class Table:
         self.notify()
 
     def _do(self, entry: dict[str, Any], persist: bool) -> None:
+        write, apply = self._plan(entry, persist)
+        write()
+        apply()
+
+    def _plan(self, entry: dict[str, Any], persist: bool = True) -> tuple[Callable[[], None], Callable[[], None]]:
+        """Check the entry (RuleError) and plan it: (its write to the store, with the history record
+        it makes or drops – nothing when not `persist`: a log being loaded; what it changes here once
+        written). The one step of submit, submit_sync and load: only where the write runs differs."""
         commit = self._prepare(entry)
-        if persist:
-            change = self._history_change(entry)
+        seq = len(self.entries)
+        change = self._history_change(entry) if persist else None
+
+        def write() -> None:
+            if not persist:
+                return
             if change is None:
-                self.store.append(self.code, len(self.entries), entry)
+                self.store.append(self.code, seq, entry)
             else:
-                self.store.append_history(self.code, len(self.entries), entry, change)
-        self.entries.append(entry)
-        commit()
-        self.version += 1
+                self.store.append_history(self.code, seq, entry, change)
+
+        def apply() -> None:
+            self.entries.append(entry)
+            commit()
+            self.version += 1
+        return write, apply
 
     # ---------- the history record (companion/history.py) ----------
     def finished(self, state: dict[str, Any] | None = None, phase: str | None = None) -> bool:
