@@ -64,11 +64,12 @@ def drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
         scr._moment_seen = seen = m.key if m is not None else None  # type: ignore[attr-defined]
     play = m is not None and m.key != seen
     lang = scr.lang
-    if not play or m is None:
-        return ("moment", lang, None), lambda below: [ft.Container(visible=False), *below]
+    shown = m if play else None
     # The game's part below waits for the cards too (its result list would tell the outcome
     # before they have turned): drawn inside the moment's component, shown from its outcome on.
-    return ("moment", lang, m), lambda below: [SeatMoment(m, lang, tuple(below), key=f"sm:{m.key}")]
+    # One component under one key, with or without a moment: a reveal redraws it in place, so
+    # Flet sends what changed in the game's part, not the whole part again (issue 30.10).
+    return ("moment", lang, shown), lambda below: [SeatMoment(shown, lang, tuple(below), key="sm")]
 
 
 def after_flip(scr: Screen) -> tuple[tuple[Any, ...], Any]:
@@ -84,20 +85,20 @@ def after_flip(scr: Screen) -> tuple[tuple[Any, ...], Any]:
     seen = getattr(scr, "_flip_seen", _UNSET)
     if seen is _UNSET:
         scr._flip_seen = seen = m.key if m is not None else None  # type: ignore[attr-defined]
-    if m is None or m.key == seen or not m.cards:
-        return ("flip", None), lambda below: below
-    key = m.key
-    return ("flip", key), lambda below: [AfterFlip(key, tuple(below), key=f"af:{key}")]
+    key = None if m is None or m.key == seen or not m.cards else m.key
+    # One component under one key, with or without a reveal to wait for: redrawn in place.
+    return ("flip", key), lambda below: [AfterFlip(key, tuple(below), key="af")]
 
 
 @kit.component
 def AfterFlip(mkey: Any, below: tuple[ft.Control, ...]) -> ft.Control:
-    """`below`, shown once the moment's cards have turned (BACKS_S + FLIP_S, as the display's)."""
+    """`below`, shown once the moment's cards have turned (BACKS_S + FLIP_S, as the display's);
+    at once when there is no reveal to wait for (mkey None)."""
     state, set_state = ft.use_state((mkey, not PLAY))
-    shown = state[1] if state[0] == mkey else not PLAY
+    shown = mkey is None or (state[1] if state[0] == mkey else not PLAY)
 
     async def run() -> None:
-        if not PLAY:
+        if not PLAY or mkey is None:
             return
         await asyncio.sleep(BACKS_S + FLIP_S)
         set_state((mkey, True))
@@ -112,19 +113,22 @@ def forget(scr: Screen) -> None:
 
 
 @kit.component
-def SeatMoment(m: Moment, lang: str, below: tuple[ft.Control, ...] = ()) -> ft.Control:
+def SeatMoment(m: Moment | None, lang: str, below: tuple[ft.Control, ...] = ()) -> ft.Control:
     """The cards turn over (a face per seat: its name, its choice), then this seat's outcome in large
     type and the table's under it; a tap anywhere on it closes it. `below` (the game's part of the
-    phone) is hidden until the outcome shows: no tally before the cards have turned."""
+    phone) is hidden until the outcome shows: no tally before the cards have turned. No moment
+    (None): `below` only. The same two children either way (the moment's box, the part below), so a
+    redraw changes what changed in them."""
+    mkey = m.key if m is not None else None
     # 0: backs, 1: faces turning, 2: the outcome, 3: closed
-    state, set_state = ft.use_state((m.key, 0 if PLAY else 2))
-    stage = state[1] if state[0] == m.key else (0 if PLAY else 2)
+    state, set_state = ft.use_state((mkey, 0 if PLAY else 2))
+    stage = 3 if m is None else state[1] if state[0] == mkey else (0 if PLAY else 2)
 
     def set_stage(n: int) -> None:
-        set_state((m.key, n))
+        set_state((mkey, n))
 
     async def run() -> None:
-        if not PLAY:
+        if not PLAY or m is None:
             return
         await asyncio.sleep(BACKS_S)
         set_stage(1)
@@ -132,10 +136,10 @@ def SeatMoment(m: Moment, lang: str, below: tuple[ft.Control, ...] = ()) -> ft.C
         set_stage(2)
         await asyncio.sleep(HOLD_S)
         set_stage(3)
-    ft.use_effect(run, [m.key])
-    after = ft.Column(list(below), visible=stage >= 2, tight=True) if below else None
-    if stage >= 3:
-        return after if after is not None else ft.Container(visible=False)
+    ft.use_effect(run, [mkey])
+    after = ft.Column(list(below), visible=stage >= 2, tight=True)
+    if stage >= 3 or m is None:
+        return ft.Column([ft.Container(visible=False), after], tight=True)
 
     async def skip(e: Any) -> None:
         set_stage(3)
@@ -159,7 +163,7 @@ def SeatMoment(m: Moment, lang: str, below: tuple[ft.Control, ...] = ()) -> ft.C
     box = ft.Container(content=ft.Column(parts, spacing=8, tight=True), on_click=skip,
                        tooltip=i18n.t(lang, "moment.skip"), bgcolor=ft.Colors.AMBER_50, border_radius=16,
                        padding=12, border=ft.Border.all(3, "#e8c07a"))
-    return box if after is None else ft.Column([box, after], tight=True)
+    return ft.Column([box, after], tight=True)
 
 
 def _back(m: Moment, c: Card) -> ft.Control:
