@@ -976,8 +976,8 @@ def test_every_catalog_key_in_all_three_languages_and_every_used_key_exists() ->
     for lang in ("en", "de", "fr"):
         assert set(L.MESSAGES[lang]) == set(L.MESSAGES["en"])
         assert all(L.MESSAGES[lang].values())
-    src = Path(L.__file__).read_text()
-    src += (Path(L.__file__).parent / "screens.py").read_text()
+    src = "".join((Path(L.__file__).parent / f"{m}.py").read_text()
+                  for m in ("rules", "plans", "vote", "scoring", "screens"))
     used = set(re.findall(r'"(lutetia\.[a-z_.0-9]+)"', src))
     used |= {f"lutetia.log.reveal_{s}" for s in L.SIDES} | {f"lutetia.reason.m_{s}" for s in L.SIDES}
     used |= {f"lutetia.opt.areas.{p}" for p in L.AREA_PRESETS} | {f"lutetia.colour.{c}" for c in L.COLOURS}

@@ -1,9 +1,8 @@
 """LUTETIA – the pure rules (rules page: shared/rules/lutetia.md, source: seed 000_6765f10833ce661a).
 
-One folder: rules.py (the Game protocol), screens.py (phone/host/result screens), display.py (its
-part of the table display), messages.py
-(the catalog), testing.py (its secrets, for the generic
-tests), printing.py (printed cards and boards). The registry finds SPEC.
+One folder: rules.py (the Game protocol; with plans.py, vote.py and scoring.py), screens.py
+(phone/host/result screens), display.py (its part of the table display), messages.py (the catalog),
+testing.py (its secrets, for the generic tests), printing.py (printed cards and boards). The registry finds SPEC.
 """
 
 from companion.games.base import GameSpec

@@ -4,6 +4,9 @@ The physical table keeps the board and figures; this module holds the vote cards
 played/hand tracking, M and R), the plan cards, the modification ("Idefix") cards, the track
 arithmetic and the scorer.
 
+This module is the game (setup, the actions' dispatch, legal, view, random play); the cards, plans
+and track are in plans.py, a vote and what follows it in vote.py, the result in scoring.py.
+
 Phases
     enter    (deal=physical only) every seat enters the plans and mod cards it drew
     propose  the proposer moves Asterix 1..5 (first proposal of the game: 1..3) beyond Miraculix;
@@ -52,39 +55,58 @@ from typing import Any
 from companion.games import base, sealed
 from companion.games.base import Option, RuleError, clone
 from companion.games.lutetia.messages import MESSAGES
+from companion.games.lutetia.plans import (
+    ALL_PLANS,
+    AREA_PRESETS,
+    AREAS,
+    CARD_VALUE,
+    CARDS,
+    COLOURS,
+    END,
+    MOD_VALUES,
+    SIDES,
+    _draw,
+    _is_physical,
+    _log,
+    _name,
+    _owed_total,
+    _plan_id,
+    _plan_sort_key,
+    _seat,
+    area_info,
+    dead_plans,
+    deck_values,
+    fulfil_options,
+    is_dead,
+    is_roman,
+    plan_area,
+    plan_label,
+    propose_targets,
+    roman_options,
+)
+from companion.games.lutetia.scoring import outcome, result, rounds
+from companion.games.lutetia.vote import (
+    _choose,
+    _declare,
+    _force_reveal,
+    _fulfil,
+    _lock,
+    _pass,
+    _roman,
+    _settle,
+    _skip,
+    reveal_turn,
+)
 
 __all__ = ["MESSAGES", "ID", "NAME", "MIN_SEATS", "MAX_SEATS", "OPTIONS", "outcome", "rounds", "sample",
-           "setup", "legal", "apply", "view", "result"]
+           "setup", "legal", "apply", "view", "result",
+           # the cards and the track (plans.py), read by the screens, printing and tests
+           "CARD_VALUE", "COLOURS"]
 
 ID = "lutetia"
 NAME = "lutetia.name"
 MIN_SEATS = 2
 MAX_SEATS = 6
-
-CARDS = ["10", "20", "30", "70", "M", "R"]
-CARD_VALUE = {"10": 10, "20": 20, "30": 30, "70": 70, "M": 0, "R": 0}
-SIDES = ("for", "against")
-MOD_VALUES = (1, 2, 3)
-END = 50
-TRACK_MAX = 55
-AREAS = 5
-
-COLOURS = {
-    "green": "#3a9a3a",
-    "yellow": "#e0c020",
-    "blue": "#2a64c8",
-    "red": "#c83232",
-    "purple": "#8a3ab0",
-    "orange": "#e08020",
-    "grey": "#888888",
-    "brown": "#8a5a2a",
-}
-AREA_PRESETS = (
-    "green-yellow-blue-red-purple",
-    "yellow-green-blue-red-purple",
-    "orange-green-blue-red-grey",
-    "brown-green-blue-red-yellow",
-)
 
 OPTIONS: list[Option] = [
     Option("deal", "lutetia.opt.deal", "choice", "digital", choices=("digital", "physical"),
@@ -107,74 +129,6 @@ OPTIONS: list[Option] = [
            choice_labels=tuple(f"lutetia.opt.areas.{p}" for p in AREA_PRESETS),
            help="lutetia.opt.areas.help"),
 ]
-
-# ---------------------------------------------------------------------------------------------
-# plans and track
-
-
-def all_plans() -> list[str]:
-    out: list[str] = []
-    for a in range(1, AREAS + 1):
-        out += [str(n) for n in range(10 * a - 9, 10 * a + 1)]
-        out += [f"R{a}a", f"R{a}b"]
-    return out
-
-
-ALL_PLANS = all_plans()
-_PLAN_SET = set(ALL_PLANS)
-
-
-def is_roman(pid: str) -> bool:
-    return pid.startswith("R")
-
-
-def plan_area(pid: str) -> int:
-    if is_roman(pid):
-        return int(pid[1])
-    return (int(pid) - 1) // 10 + 1
-
-
-def pos_area(q: int) -> int | None:
-    """Area of a track space; 51..55 (virtual) count to the last area; 0 and below: none."""
-    if q < 1 or q > TRACK_MAX:
-        return None
-    return min(AREAS, (q - 1) // 10 + 1)
-
-
-def _plan_sort_key(pid: str) -> tuple[int, int, str]:
-    return (plan_area(pid), 1 if is_roman(pid) else 0, pid if is_roman(pid) else f"{int(pid):03d}")
-
-
-def plan_label(pid: str) -> str:
-    """What a card shows: its number, or "R 21–30" for a Roman plan of that area."""
-    if is_roman(pid):
-        a = plan_area(pid)
-        return f"R {10 * a - 9}–{10 * a}"
-    return pid
-
-
-def max_mod(st: dict[str, Any]) -> int:
-    counts = st["mod"]["counts"]
-    vals = [v for v in MOD_VALUES if counts[str(v)] > 0]
-    return max(vals) if vals else 0
-
-
-def is_dead(st: dict[str, Any], pid: str) -> bool:
-    """No later approval or Roman hand-in can still reach this plan."""
-    m, k = st["miraculix"], max_mod(st)
-    if is_roman(pid):
-        return 10 * plan_area(pid) + k < m
-    return int(pid) + k <= m
-
-
-def area_info(st: dict[str, Any]) -> list[dict[str, Any]]:
-    names = st["options"]["areas"].split("-")
-    return [
-        {"area": a, "lo": 10 * a - 9, "hi": 10 * a, "colour": names[a - 1],
-         "colour_key": f"lutetia.colour.{names[a - 1]}", "hex": COLOURS.get(names[a - 1], "#888888")}
-        for a in range(1, AREAS + 1)
-    ]
-
 
 # ---------------------------------------------------------------------------------------------
 # setup
@@ -254,144 +208,7 @@ def setup(options: dict[str, Any], seats: list[dict[str, Any]], seed: int) -> di
 
 
 # ---------------------------------------------------------------------------------------------
-# small helpers
-
-
-def _log(st: dict[str, Any], key: str, **params: Any) -> None:
-    st["log"].append({"key": key, "params": params})
-
-
-def _name(st: dict[str, Any], seat: int) -> str:
-    return st["names"][seat]
-
-
-def _order(st: dict[str, Any]) -> list[int]:
-    """Reveal order: seat order beginning with the start player."""
-    return [(st["start"] + i) % st["n"] for i in range(st["n"])]
-
-
-def _is_physical(st: dict[str, Any]) -> bool:
-    return st["options"]["deal"] == "physical"
-
-
-def _owed_total(st: dict[str, Any]) -> int:
-    return sum(p["owed"] for p in st["players"])
-
-
-def _draw(st: dict[str, Any], seat: int) -> None:
-    """Draw one mod card (reshuffle the discard pile when the pile is empty; none if both are)."""
-    mod = st["mod"]
-    if len(mod["pile"]) - _owed_total(st) <= 0 and mod["discard"]:
-        mod["pile"] += mod["discard"]
-        mod["discard"] = []
-        if _is_physical(st):
-            mod["pile"].sort()
-        else:
-            base.rng(st, "reshuffle").shuffle(mod["pile"])
-        _log(st, "lutetia.log.reshuffle")
-    if len(mod["pile"]) - _owed_total(st) <= 0:
-        _log(st, "lutetia.log.no_card", name=_name(st, seat))
-        return
-    p = st["players"][seat]
-    if _is_physical(st):
-        p["owed"] += 1
-    else:
-        p["mods"].append(mod["pile"].pop())
-        p["mods"].sort()
-    _log(st, "lutetia.log.draw", name=_name(st, seat))
-
-
-def _use_mod(st: dict[str, Any], seat: int, value: int) -> None:
-    p = st["players"][seat]
-    p["mods"].remove(value)
-    st["mod"]["discard"].append(value)
-
-
-def _seat(action: dict[str, Any], st: dict[str, Any]) -> int:
-    seat = action.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st["n"]:
-        raise RuleError("err.seat_only")
-    return seat
-
-
-def _mod_value(value: Any) -> int:
-    return base.check_int(value, 0, 3)
-
-
-def _plan_id(value: Any) -> str:
-    if isinstance(value, bool):
-        raise RuleError("lutetia.err.no_plan")
-    if isinstance(value, int):
-        value = str(value)
-    if not isinstance(value, str) or value not in _PLAN_SET:
-        raise RuleError("lutetia.err.no_plan")
-    return value
-
-
-# ---------------------------------------------------------------------------------------------
-# what a seat can do with its plans now
-
-
-def fulfil_options(st: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    """Modify task: open number plans equal to P ± v for a mod card v this seat holds."""
-    if "modify" not in st["tasks"].get(str(seat), []):
-        return []
-    p = st["players"][seat]
-    pos = st["miraculix"]
-    out = []
-    for v in sorted(set(p["mods"])):
-        for target in (pos - v, pos + v):
-            pid = str(target)
-            if 1 <= target <= END and pid in p["plans"]:
-                out.append({"plan": pid, "value": v, "target": target})
-    out.sort(key=lambda o: (int(o["plan"]), o["value"]))
-    return out
-
-
-def roman_options(st: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    """Roman task: Roman plans whose area is that of the position (value 0) or of position ± v."""
-    if "roman" not in st["tasks"].get(str(seat), []):
-        return []
-    p = st["players"][seat]
-    q = st["roman_pos"]
-    out: list[dict[str, Any]] = []
-    areas_done: set[int] = set()
-    for pid in sorted(p["plans"], key=_plan_sort_key):
-        a = plan_area(pid) if is_roman(pid) else 0
-        if not a or a in areas_done:  # two Romans of one area: one offer is enough
-            continue
-        areas_done.add(a)
-        if pos_area(q) == a:
-            out.append({"plan": pid, "value": 0, "target": q})
-            continue
-        for v in sorted(set(p["mods"])):
-            for target in (q - v, q + v):
-                if pos_area(target) == a:
-                    out.append({"plan": pid, "value": v, "target": target})
-                    break
-    return out
-
-
-def dead_plans(st: dict[str, Any], seat: int) -> list[str]:
-    if st["phase"] != "propose" or st["proposer"] != seat:
-        return []
-    return sorted((pid for pid in st["players"][seat]["plans"] if is_dead(st, pid)), key=_plan_sort_key)
-
-
-def propose_targets(st: dict[str, Any]) -> list[int]:
-    m = st["miraculix"]
-    step = 3 if st["proposals"] == 0 else 5
-    return [t for t in range(m + 1, m + step + 1) if t <= TRACK_MAX]
-
-
-# ---------------------------------------------------------------------------------------------
 # physical deal: entering what was drawn
-
-
-def deck_values(st: dict[str, Any]) -> list[int]:
-    """Mod card values that exist in this game's deck (offered for entry and draw reports:
-    the draw pile's own make-up would reveal what the others hold)."""
-    return [v for v in MOD_VALUES if st["mod"]["counts"][str(v)] > 0]
 
 
 def _normalise_entry(st: dict[str, Any], seat: int, plans: Any, mods: Any) -> tuple[list[str], list[int]]:
@@ -496,291 +313,6 @@ def _propose(st: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
     st["reveal"] = None
     st["outcome"] = None
     _log(st, "lutetia.log.propose", name=_name(st, seat), space=to, steps=to - st["miraculix"])
-
-
-# ---------------------------------------------------------------------------------------------
-# vote and reveal
-
-
-def _choose(st: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-    base.require(st["phase"] == "vote", "err.not_now")
-    card = action.get("card")
-    if not isinstance(card, str) or card not in CARDS:
-        raise RuleError("lutetia.err.no_card")
-    base.require(card in st["players"][seat]["hand"], "lutetia.err.card_played", card=card)
-    side = action.get("side")
-    if st["options"]["declare"] == "sealed":
-        if card == "R":
-            base.require(side is None, "lutetia.err.r_no_side")
-        elif side not in SIDES:
-            raise RuleError("lutetia.err.side")
-    else:
-        base.require(side is None, "lutetia.err.side_at_reveal")
-    sealed.submit(st["vote"], seat, {"card": card, "side": side})
-
-
-def _lock(st: dict[str, Any], seat: int) -> None:
-    base.require(st["phase"] == "vote", "err.not_now")
-    sealed.lock(st["vote"], seat)
-    if sealed.all_locked(st["vote"]):
-        _start_reveal(st)
-
-
-def _force_reveal(st: dict[str, Any]) -> None:
-    base.require(st["phase"] == "vote", "err.not_now")
-    rnd = st["vote"]
-    missing = [s for s in rnd["seats"] if not sealed.has_submitted(rnd, s)]
-    if missing:
-        raise RuleError("lutetia.err.not_all_chosen", names=", ".join(_name(st, s) for s in missing))
-    _start_reveal(st)
-
-
-def _start_reveal(st: dict[str, Any]) -> None:
-    # Every seat plays a card (the rules have no vote without one): a card chosen but never locked
-    # (the host's early reveal) counts, marked "not locked" in the reveal and its log line.
-    sealed.reveal(st["vote"], "count")
-    st["reveal"] = {"order": _order(st), "idx": 0, "entries": []}
-    if st["options"]["declare"] == "sealed":
-        for s in st["reveal"]["order"]:
-            c = sealed.choice(st["vote"], s)
-            st["reveal"]["entries"].append(_entry(st, s, c["card"], c["side"]))
-            _log(st, _reveal_key(c["card"], c["side"], _unlocked(st, s)), name=_name(st, s), card=c["card"])
-        st["reveal"]["idx"] = st["n"]
-        _resolve(st)
-    else:
-        st["phase"] = "reveal"
-        _advance_reveal(st)
-
-
-def _unlocked(st: dict[str, Any], seat: int) -> bool:
-    return seat not in st["vote"]["locked"]
-
-
-def _entry(st: dict[str, Any], seat: int, card: str, side: str | None) -> dict[str, Any]:
-    e = {"seat": seat, "card": card, "side": side}
-    if _unlocked(st, seat):
-        e["unlocked"] = True
-    return e
-
-
-def _reveal_key(card: str, side: str | None, unlocked: bool = False) -> str:
-    key = "lutetia.log.reveal" if side is None else f"lutetia.log.reveal_{side}"
-    return key + "_unlocked" if unlocked else key
-
-
-def _first_m(st: dict[str, Any]) -> dict[str, Any] | None:
-    for e in st["reveal"]["entries"]:
-        if e["card"] == "M":
-            return e
-    return None
-
-
-def _advance_reveal(st: dict[str, Any]) -> None:
-    rv = st["reveal"]
-    while rv["idx"] < st["n"]:
-        s = rv["order"][rv["idx"]]
-        if len(rv["entries"]) <= rv["idx"]:
-            c = sealed.choice(st["vote"], s)
-            rv["entries"].append(_entry(st, s, c["card"], None))
-        e = rv["entries"][rv["idx"]]
-        decided = _first_m(st)
-        if e["card"] == "R" or (decided is not None and decided is not e):
-            _log(st, _reveal_key(e["card"], None, bool(e.get("unlocked"))), name=_name(st, s), card=e["card"])
-            rv["idx"] += 1
-            continue
-        return  # wait for this seat's declaration
-    _resolve(st)
-
-
-def reveal_turn(st: dict[str, Any]) -> int | None:
-    if st["phase"] != "reveal":
-        return None
-    rv = st["reveal"]
-    return rv["order"][rv["idx"]] if rv["idx"] < st["n"] else None
-
-
-def _declare(st: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-    base.require(st["phase"] == "reveal" and reveal_turn(st) == seat, "lutetia.err.not_your_turn")
-    side = action.get("side")
-    if side not in SIDES:
-        raise RuleError("lutetia.err.side")
-    rv = st["reveal"]
-    e = rv["entries"][rv["idx"]]
-    e["side"] = side
-    _log(st, _reveal_key(e["card"], side, bool(e.get("unlocked"))), name=_name(st, seat), card=e["card"])
-    rv["idx"] += 1
-    _advance_reveal(st)
-
-
-def _resolve(st: dict[str, Any]) -> None:
-    """Outcome of a fully revealed vote, vote-card bookkeeping, then the after-vote tasks."""
-    entries = st["reveal"]["entries"]
-    players = st["players"]
-    for e in entries:
-        p = players[e["seat"]]
-        p["hand"].remove(e["card"])
-        p["played"].append(e["card"])
-    first_m = _first_m(st)
-    pro = sum(CARD_VALUE[e["card"]] for e in entries if e["side"] == "for")
-    contra = sum(CARD_VALUE[e["card"]] for e in entries if e["side"] == "against")
-    if first_m is not None:
-        approved = first_m["side"] == "for"
-        reason = {"key": f"lutetia.reason.m_{first_m['side']}",
-                  "params": {"name": _name(st, first_m["seat"])}}
-    elif pro == contra:
-        approved = True
-        reason = {"key": "lutetia.reason.tie", "params": {"pro": pro, "contra": contra}}
-    else:
-        approved = pro > contra
-        reason = {"key": "lutetia.reason.count_for" if approved else "lutetia.reason.count_against",
-                  "params": {"pro": pro, "contra": contra}}
-    position_before = st["miraculix"]
-    to = st["asterix"]
-    st["outcome"] = {"approved": approved, "reason": reason, "to": to, "pro": pro, "contra": contra}
-    _log(st, reason["key"], **reason["params"])
-    # M cards: the first decides; a winning M stays played, its owner takes back all others;
-    # every later (overruled) M: its owner takes back everything (this M too) and draws.
-    for e in entries:
-        if e["card"] != "M":
-            continue
-        p = players[e["seat"]]
-        if e is first_m:
-            p["hand"] += [c for c in p["played"] if c != "M"]
-            p["played"] = ["M"]
-            _log(st, "lutetia.log.m_wins", name=_name(st, e["seat"]))
-        else:
-            p["hand"] += p["played"]
-            p["played"] = []
-            _log(st, "lutetia.log.m_overruled", name=_name(st, e["seat"]))
-            _draw(st, e["seat"])
-    for s, p in enumerate(players):
-        p["hand"].sort(key=CARDS.index)
-        if not p["hand"]:
-            p["hand"] = sorted(p["played"], key=CARDS.index)
-            p["played"] = []
-            _log(st, "lutetia.log.hand_back", name=_name(st, s))
-    tasks: dict[str, list[str]] = {}
-    st["holder"] = None
-    if approved:
-        st["miraculix"] = to
-        _log(st, "lutetia.log.approved", space=to)
-        pid = str(to)
-        for s, p in enumerate(players):
-            if to <= END and pid in p["plans"]:
-                p["plans"].remove(pid)
-                p["fulfilled"].append(pid)
-                st["holder"] = s
-                _log(st, "lutetia.log.fulfil", name=_name(st, s), plan=pid)
-        for s in range(st["n"]):
-            if s != st["holder"] or st["options"]["holder_may_also_modify"]:
-                tasks.setdefault(str(s), []).append("modify")
-    else:
-        st["proposer"] = (st["proposer"] + 1) % st["n"]
-        _log(st, "lutetia.log.rejected", name=_name(st, st["proposer"]))
-    st["asterix"] = None
-    st["roman_pos"] = st["miraculix"] if st["options"]["roman_position"] == "after_vote" else position_before
-    for e in entries:
-        if e["card"] == "R":
-            tasks.setdefault(str(e["seat"]), []).append("roman")
-    st["tasks"] = tasks
-    st["phase"] = "after"
-    _settle(st)
-
-
-# ---------------------------------------------------------------------------------------------
-# after the vote: explicit fulfil / Roman tasks
-
-
-def _settle(st: dict[str, Any]) -> None:
-    """Finish the after-vote step once every seat has answered its tasks.
-
-    Who gets which task depends only on public facts (approved or not, the holder of plan P,
-    who played R), never on anyone's plans or mod cards, and a task never vanishes by itself:
-    a seat that cannot fulfil or hand in anything answers "pass" like one that chooses not to.
-    So the phase, the waiting count and everyone's legal actions show nothing of the hands.
-    """
-    if st["phase"] != "after" or st["tasks"]:
-        return
-    st["roman_pos"] = None
-    st["holder"] = None
-    if st["outcome"] and st["outcome"]["approved"] and st["miraculix"] >= END:
-        st["phase"] = "over"
-        _log(st, "lutetia.log.over")
-    else:
-        st["phase"] = "propose"
-
-
-def _task(st: dict[str, Any], seat: int, name: str) -> None:
-    base.require(st["phase"] == "after" and name in st["tasks"].get(str(seat), []),
-                 "lutetia.err.no_task")
-
-
-def _done(st: dict[str, Any], seat: int, name: str) -> None:
-    st["tasks"][str(seat)].remove(name)
-    if not st["tasks"][str(seat)]:
-        del st["tasks"][str(seat)]
-
-
-def _fulfil(st: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-    _task(st, seat, "modify")
-    pid = _plan_id(action.get("plan"))
-    v = base.check_int(action.get("value"), 1, 3)
-    p = st["players"][seat]
-    base.require(pid in p["plans"], "lutetia.err.not_your_plan")
-    base.require(v in p["mods"], "lutetia.err.no_mod", value=v)
-    ok = any(o["plan"] == pid and o["value"] == v for o in fulfil_options(st, seat))
-    base.require(ok, "lutetia.err.mod_mismatch", plan=plan_label(pid), value=v, pos=st["miraculix"])
-    _use_mod(st, seat, v)
-    p["plans"].remove(pid)
-    p["fulfilled"].append(pid)
-    _log(st, "lutetia.log.fulfil_mod", name=_name(st, seat), plan=pid, value=v)
-    _done(st, seat, "modify")
-    _settle(st)
-
-
-def _roman(st: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-    _task(st, seat, "roman")
-    pid = _plan_id(action.get("plan"))
-    v = _mod_value(action.get("value", 0))
-    p = st["players"][seat]
-    base.require(is_roman(pid) and pid in p["plans"], "lutetia.err.not_your_roman")
-    base.require(v == 0 or v in p["mods"], "lutetia.err.no_mod", value=v)
-    a = plan_area(pid)
-    ok = any(plan_area(o["plan"]) == a and o["value"] == v for o in roman_options(st, seat))
-    base.require(ok, "lutetia.err.roman_mismatch", lo=10 * a - 9, hi=10 * a, pos=st["roman_pos"])
-    if v:
-        _use_mod(st, seat, v)
-    p["plans"].remove(pid)
-    p["fulfilled"].append(pid)
-    if v:
-        _log(st, "lutetia.log.roman_mod", name=_name(st, seat), lo=10 * a - 9, hi=10 * a, value=v)
-    else:
-        _log(st, "lutetia.log.roman", name=_name(st, seat), lo=10 * a - 9, hi=10 * a)
-    _done(st, seat, "roman")
-    _settle(st)
-
-
-def _pass(st: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-    task = action.get("task")
-    if task not in ("modify", "roman"):
-        raise RuleError("lutetia.err.no_task")
-    _task(st, seat, task)
-    _done(st, seat, task)
-    if task == "roman":
-        _log(st, "lutetia.log.roman_pass", name=_name(st, seat))
-        _draw(st, seat)
-    _settle(st)
-
-
-def _skip(st: dict[str, Any]) -> None:
-    base.require(st["phase"] == "after", "err.not_now")
-    for s in _order(st):
-        tasks = st["tasks"].pop(str(s), [])
-        if "roman" in tasks:
-            _log(st, "lutetia.log.roman_pass", name=_name(st, s))
-            _draw(st, s)
-    _log(st, "lutetia.log.skipped")
-    _settle(st)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -994,55 +526,6 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     v["me"] = mine
     v["legal"] = legal(st, seat)
     return v
-
-
-def result(state: dict[str, Any]) -> dict[str, Any] | None:
-    st = state
-    if st["phase"] != "over":
-        return None
-    rows = []
-    for s, p in enumerate(st["players"]):
-        rows.append({"seat": s, "name": st["names"][s],
-                     "fulfilled": sorted(p["fulfilled"], key=_plan_sort_key),
-                     "fulfilled_labels": [plan_label(x) for x in sorted(p["fulfilled"], key=_plan_sort_key)],
-                     "fulfilled_count": len(p["fulfilled"]),
-                     "mods_left": len(p["mods"]) + p["owed"]})
-    for r in rows:
-        better = [o for o in rows if (o["fulfilled_count"], o["mods_left"]) > (r["fulfilled_count"], r["mods_left"])]
-        r["rank"] = len(better) + 1
-        same_plans = [o for o in rows if o is not r and o["fulfilled_count"] == r["fulfilled_count"]]
-        if not same_plans:
-            r["tiebreak"] = None
-        else:
-            shared = [o for o in same_plans if o["mods_left"] == r["mods_left"]]
-            # the players this tie is with: those sharing the place, else all with as many plans
-            others = ", ".join(o["name"] for o in (shared or same_plans))
-            r["tiebreak"] = {"key": "lutetia.tb.shared" if shared else "lutetia.tb.mods",
-                             "params": {"plans": r["fulfilled_count"], "mods": r["mods_left"], "others": others}}
-    winners = [r["seat"] for r in rows if r["rank"] == 1]
-    return {"seats": rows, "winners": winners, "shared": len(winners) > 1,
-            "ranking": [r["seat"] for r in sorted(rows, key=lambda r: (r["rank"], r["seat"]))]}
-
-
-
-
-def rounds(state: dict[str, Any]) -> int:
-    """Rounds played (the history's count): one per proposal put to the vote."""
-    return int(state["proposals"])
-
-
-def outcome(state: dict[str, Any]) -> base.Result | None:
-    """The result in the one shape of every game: fulfilled plans are the score."""
-    r = result(state)
-    if r is None:
-        return None
-    rows = r["seats"]
-    keys = {tb["key"] for x in rows if (tb := x["tiebreak"]) is not None}
-    return base.Result(
-        ranks=tuple(x["rank"] for x in rows), scores=tuple(x["fulfilled_count"] for x in rows),
-        winners=tuple(r["winners"]),
-        breakdown=tuple({"plans": x["fulfilled_count"], "mods_left": x["mods_left"]} for x in rows),
-        tie_break="lutetia.tb.shared" if "lutetia.tb.shared" in keys else next(iter(keys), None))
 
 
 # ---------------------------------------------------------------------------------------------
