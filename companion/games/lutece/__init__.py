@@ -1,9 +1,8 @@
 """Lutèce (Nicolas Sato, Superlude 2015): the pure rules the companion stands in for.
 
-One folder: rules.py (the Game protocol), screens.py (phone/host/result screens), display.py (its
-part of the table display), messages.py
-(the catalog), testing.py (its secrets, for the generic
-tests), printing.py (printed cards and boards). The registry finds SPEC.
+One folder: rules.py (the Game protocol; the score cards and result in scoring.py), screens.py
+(phone/host/result screens), display.py (its part of the table display), messages.py (the catalog),
+testing.py (its secrets, for the generic tests), printing.py (printed cards and boards). The registry finds SPEC.
 """
 
 from companion.games.base import GameSpec
