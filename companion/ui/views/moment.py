@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion import i18n
-from companion.ui import kit
+from companion.ui import flet_fast, kit
 from companion.ui.kit import UiContext
 from companion.ui.views import display as _display
 from companion.ui.views.display import FLIP_S, Card, Moment
@@ -94,7 +94,7 @@ def after_flip(scr: Screen) -> tuple[tuple[Any, ...], Any]:
 def AfterFlip(mkey: Any, below: tuple[ft.Control, ...]) -> ft.Control:
     """`below`, shown once the moment's cards have turned (BACKS_S + FLIP_S, as the display's);
     at once when there is no reveal to wait for (mkey None)."""
-    state, set_state = ft.use_state((mkey, not PLAY))
+    state, set_state = _use_state((mkey, not PLAY or not flet_fast.rendering()))
     shown = mkey is None or (state[1] if state[0] == mkey else not PLAY)
 
     async def run() -> None:
@@ -102,8 +102,21 @@ def AfterFlip(mkey: Any, below: tuple[ft.Control, ...]) -> ft.Control:
             return
         await asyncio.sleep(BACKS_S + FLIP_S)
         set_state((mkey, True))
-    ft.use_effect(run, [mkey])
+    _use_effect(run, [mkey])
     return ft.Column(list(below), visible=shown, tight=True)
+
+
+def _use_state(initial: Any) -> tuple[Any, Any]:
+    """Flet's use_state inside a render; outside one (a test building a screen's controls) there is
+    no renderer to hold a state: the moment is built at its end (as PLAY=False), nothing set later."""
+    if flet_fast.rendering():
+        return ft.use_state(initial)  # type: ignore[no-any-return]
+    return initial, lambda value: None
+
+
+def _use_effect(fn: Any, deps: list[Any]) -> None:
+    if flet_fast.rendering():
+        ft.use_effect(fn, deps)
 
 
 def forget(scr: Screen) -> None:
@@ -121,7 +134,7 @@ def SeatMoment(m: Moment | None, lang: str, below: tuple[ft.Control, ...] = ()) 
     redraw changes what changed in them."""
     mkey = m.key if m is not None else None
     # 0: backs, 1: faces turning, 2: the outcome, 3: closed
-    state, set_state = ft.use_state((mkey, 0 if PLAY else 2))
+    state, set_state = _use_state((mkey, 0 if PLAY and flet_fast.rendering() else 2))
     stage = 3 if m is None else state[1] if state[0] == mkey else (0 if PLAY else 2)
 
     def set_stage(n: int) -> None:
@@ -136,7 +149,7 @@ def SeatMoment(m: Moment | None, lang: str, below: tuple[ft.Control, ...] = ()) 
         set_stage(2)
         await asyncio.sleep(HOLD_S)
         set_stage(3)
-    ft.use_effect(run, [mkey])
+    _use_effect(run, [mkey])
     after = ft.Column(list(below), visible=stage >= 2, tight=True)
     if stage >= 3 or m is None:
         return ft.Column([ft.Container(visible=False), after], tight=True)
