@@ -90,3 +90,32 @@ async def test_a_phone_that_opens_the_table_on_its_turn_shows_the_banner_without
     assert all(not c.session.page.title.startswith(P.TURN_MARK) for c in clients)  # no buzz on opening
     for c in clients:
         c.close()
+
+
+async def test_the_last_lock_with_sound_on_ends_the_turn_mark_and_chimes_in_one_title() -> None:
+    """The last lock both ends this seat's turn (the turn mark goes) and reveals (the chime flips
+    the title's invisible last character): the page gets one title with both – the turn mark gone,
+    the new chime mark on – not the turn title back with the chime (both went through one
+    retitling, ui/sound.retitle; the chime's copy of the title was read before the turn's change
+    had reached the page)."""
+    from companion.ui import sound
+    t, tokens, clients = await _open("sealed_vote", 3)
+    phones = clients[:3]
+    t.request_sync(t.host_token, {"op": "start"})
+    await _settle()
+    last = phones[2].screen
+    last._sound_role, last._sound = "phone", True  # this player turned sound on
+    for i, tok in enumerate(tokens):
+        t.request_sync(tok, {"op": "act", "action": {"type": "submit", "value": t.state["question"]["choices"][i % 2]}})
+    await _settle()
+    assert phones[2].session.page.title.startswith(P.TURN_MARK)
+    before = sound.mark(last)
+    for tok in tokens:
+        t.request_sync(tok, {"op": "act", "action": {"type": "lock"}})
+    await _settle()
+    assert t.state["round"]["revealed"]
+    title = phones[2].session.page.title
+    assert sound.mark(last) != before and title == P.TITLE + sound.mark(last), repr(title)
+    assert phones[0].session.page.title.rstrip("\u200b\u200c") == P.TITLE  # (sound off: no chime, turn over)
+    for c in clients:
+        c.close()

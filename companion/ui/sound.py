@@ -94,16 +94,23 @@ def after_change(scr: Screen) -> None:
 def chime(scr: Screen) -> None:
     """Flip the title's last character: the page plays the chime."""
     scr._chime_mark = MARKS[1] if mark(scr) == MARKS[0] else MARKS[0]  # type: ignore[attr-defined]
-    title = (scr.page.title or "").rstrip("".join(MARKS)) + scr._chime_mark  # type: ignore[attr-defined]
+    retitle(scr)
 
-    async def retitle() -> None:
-        scr.page.title = title
+
+def retitle(scr: Screen, text: str | None = None) -> None:
+    """The page's title (the browser's tab and task): `text` (None: the title's text as it is then)
+    and the chime's invisible last character – the one way a screen retitles its page (the turn
+    mark, views/phone.feel_turn; the chime). Set in the session's own task, both read when it runs:
+    a turn that ends with the reveal it chimes for gives one title with both."""
+    async def apply() -> None:
+        base = text if text is not None else (scr.page.title or "").rstrip("".join(MARKS))
+        scr.page.title = base + mark(scr)
         try:
             scr.page.update()
         except RuntimeError:  # (the session has gone)
             pass
     try:
-        scr.page.run_task(retitle)
+        scr.page.run_task(apply)
     except RuntimeError:
         pass
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion import i18n
-from companion.ui import kit, names
+from companion.ui import kit, names, sound
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -65,19 +65,7 @@ def feel_turn(scr: Screen) -> None:
     scr._turn_was = now  # type: ignore[attr-defined]
     if before is None and not now or before == now:
         return
-    title = TURN_MARK + scr.t("ui.turn.title") if now and before is not None else TITLE
-
-    async def retitle() -> None:
-        from companion.ui import sound
-        scr.page.title = title + sound.mark(scr)  # (its last, invisible character: the reveal chime's)
-        try:
-            scr.page.update()
-        except RuntimeError:  # (the session has gone)
-            pass
-    try:
-        scr.page.run_task(retitle)
-    except RuntimeError:
-        pass
+    sound.retitle(scr, TURN_MARK + scr.t("ui.turn.title") if now and before is not None else TITLE)
 
 
 def _turn_drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
