@@ -5,7 +5,8 @@ the host screen (its one-time QR code, read from the screenshot) in a browser of
 starts. The device rests on its cover: "Pass to Ann"; Ann opens her screen, votes and locks – the
 cover comes back by itself ("Ann is done", "Pass to Bob"); Bob votes and locks; "All shared
 seats are done". At every hand-over the device's screen (what the screen reader reads of it, and
-a screenshot at 360 px / a laptop's width) holds none of the seats' private words; a reload
+a screenshot at 360 px / a laptop's width; the cover and Ann's screen also at 390 px for the
+docs, `make screenshots`) holds none of the seats' private words; a reload
 while Bob's screen is open lands on the cover. The phones vote, and the reveal counts all four.
 """
 
@@ -33,6 +34,8 @@ from tests.browser.helpers import (
     tap,
     text_with,
 )
+
+PHONE_390 = {"width": 390, "height": 844}  # (a common phone: the cover and a seat's screen for the docs)
 
 # What only a seat's own screen shows in the vote: its choice buttons and what it chose.
 PRIVATE = ("Your choice", "Locked in", "Lock my choice", "Abstain", "Ann's screen", "Bob's screen")
@@ -101,6 +104,9 @@ async def test_two_phones_and_two_shared_seats_vote(browser: Any, server: Any, s
     await dev.set_viewport_size(HOST)
     await see(dev, "Pass to Ann")
     await covered(dev, shots, "cover-laptop")
+    await dev.set_viewport_size(PHONE_390)  # (a common phone's width: the docs' pictures)
+    await see(dev, "Pass to Ann")
+    await covered(dev, shots, "cover-390")
     await dev.set_viewport_size({"width": 360, "height": 740})
 
     # Ann: her screen, her vote, her lock – and the cover is back by itself.
@@ -110,6 +116,11 @@ async def test_two_phones_and_two_shared_seats_vote(browser: Any, server: Any, s
     await see(dev, "Your choice: Yes")
     await asyncio.sleep(1.5)
     await dev.screenshot(path=str(shots / "pass-and-play-ann-360.png"))
+    await dev.set_viewport_size(PHONE_390)  # Ann's own screen, uncovered, at 390 px
+    await see(dev, "Your choice: Yes")
+    await asyncio.sleep(1.5)
+    await dev.screenshot(path=str(shots / "pass-and-play-ann-390.png"))
+    await dev.set_viewport_size({"width": 360, "height": 740})
     await tap(dev, "Lock my choice")
     await see(dev, "Ann is done.")
     await see(dev, "Pass to Bob")
