@@ -157,6 +157,23 @@ def font_files(roots: Iterable[Path], drop: tuple[str, ...], served: Callable[[s
     return ["assets/FontManifest.json"] + [p for p in dict.fromkeys(out) if served(p)]
 
 
+def head_script(boot_cookie: bool = True) -> str:
+    """The page's own scripts, in the order they must run, as ONE inline <script> at the top of
+    <head>: first of all the locale guard (a `C` locale must not stop Flutter: boot.LOCALE_JS), the
+    turn's vibration (TURN_JS), the reveal chime (SOUND_JS), then the boot cookie (boot.BOOT_JS).
+    Each keeps its own function scope and try/catch. One script, not four: on a slow phone each
+    inline script is parsed, compiled and run as a task of its own on the main thread – which is
+    busy from the navigation to the seat buttons (benchmarks/phone_trace) – and inline scripts get
+    no code cache."""
+    parts = [boot.LOCALE_JS, TURN_JS, SOUND_JS] + ([boot.BOOT_JS] if boot_cookie else [])
+    bodies = []
+    for part in parts:
+        body = part.strip()
+        assert body.startswith("<script>") and body.endswith("</script>"), part[:40]
+        bodies.append(body[len("<script>"):-len("</script>")].strip())
+    return "<script>" + "\n".join(bodies) + "</script>\n"
+
+
 def wants_html(scope: Scope) -> bool:
     """A page load (a navigation asks for text/html), as opposed to a script, image or API call."""
     for k, val in scope.get("headers", []):
@@ -195,12 +212,8 @@ class Page:
     def rewrite(self, html: str, ws_path: str | None = None, ua: str = "") -> str:
         if ws_path:
             html = WS_ENDPOINT.sub(f'flet.webSocketEndpoint="{ws_path}";', html)
-        if self.boot_cookie and "<head>" in html:
-            html = html.replace("<head>", "<head>\n" + boot.BOOT_JS, 1)
-        if "<head>" in html:  # the phone vibrates when its turn begins (TURN_JS)
-            html = html.replace("<head>", "<head>\n" + TURN_JS + SOUND_JS, 1)
-        if "<head>" in html:  # first of all: a `C` locale must not stop Flutter (boot.LOCALE_JS)
-            html = html.replace("<head>", "<head>\n" + boot.LOCALE_JS, 1)
+        if "<head>" in html:  # our scripts first of all, as one (see head_script)
+            html = html.replace("<head>", "<head>\n" + head_script(self.boot_cookie), 1)
         # the app's own loading screen instead of Flet's logo (companion/ui/boot.py)
         html = LOADING_IMG.sub(lambda m: boot.loading_screen(m.group(1)), html, count=1)
         if self.version is None or 'flet.assetBase="/";' not in html:

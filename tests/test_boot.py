@@ -6,6 +6,7 @@ message. A cookie that does not fit is ignored and the browser is asked, as befo
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -51,6 +52,27 @@ def test_the_page_carries_the_script_unless_switched_off(monkeypatch: pytest.Mon
     monkeypatch.setenv("COMPANION_BOOT_COOKIE", "0")
     with app_client() as c:
         assert boot.COOKIE not in c.get("/t/ABCD", headers={"Accept": "text/html"}).text
+
+
+def test_the_pages_own_scripts_are_one_inline_script_first_in_head() -> None:
+    """Locale guard, vibration, chime and boot cookie run as ONE inline script at the top of <head>
+    (in that order): on a slow phone every inline script is a main-thread task of its own, compiled
+    without a code cache (issue 31.4, benchmarks/phone_trace)."""
+    from companion.page import SOUND_JS, TURN_JS
+
+    with app_client() as c:
+        html = c.get("/t/ABCD", headers={"Accept": "text/html"}).text
+    head = html[html.index("<head>"):html.index("</head>")]
+    first = head[head.index("<script"):]
+    first = first[:first.index("</script>")]
+    assert head[len("<head>"):].lstrip().startswith("<script>")  # nothing of Flet's before it
+    marks = ["Intl.getCanonicalLocales", "navigator.vibrate", "__tcChimes", f'"{boot.COOKIE}="']
+    at = [first.find(m) for m in marks]
+    assert all(i >= 0 for i in at) and at == sorted(at), at
+    others = re.findall(r"<script>(.*?)</script>", html, flags=re.S)[1:]
+    assert not any(marker in sc for sc in others
+                   for marker in ("Intl.getCanonicalLocales", "navigator.vibrate", "__tcChimes"))
+    assert TURN_JS.strip() not in html and SOUND_JS.strip() not in html  # not as scripts of their own
 
 
 class Recorder(H.FakeConnection):
