@@ -5,10 +5,11 @@ by ServeStatic (companion/web.py).
 The page (for / and every client route such as /t/CODE) is Flet's index.html with:
 
 * the boot script (companion/ui/boot.py: the first screen's storage values in a short-lived
-  cookie for the WebSocket handshake) and the locale guard (a `C` locale must not stop Flutter);
+  cookie for the WebSocket handshake), the locale guard (a `C` locale must not stop Flutter), the
+  turn's vibration and the reveal chime – one inline script (head_script);
 * the app's own loading screen instead of Flet's logo;
-* every client file loaded from `/v/<version>/…` (served `immutable`: a return visit takes the
-  whole client from the browser's cache without a single request; an upgrade is a new version,
+* every client file – and the web manifest with its icons – loaded from `/v/<version>/…` (served
+  `immutable`: a return visit takes the whole client from the browser's cache without a single request; an upgrade is a new version,
   i.e. new URLs – never a stale mix). The page itself is `no-cache` with an ETag (a 304 of a few
   hundred bytes);
 * the boot files started by the page itself (`<link rel=preload>` / `modulepreload`, chosen by
@@ -227,7 +228,10 @@ class Page:
 
         def local(m: re.Match[str]) -> str:
             ref = m.group(2)
-            return f'{m.group(1)}="{pre}{ref}"' if self.served(ref) else m.group(0)
+            # (manifest.json is Flet's patched copy, not one of the files: served under the
+            # version too – with its icons, which resolve against it – so a return visit asks
+            # for neither again; see own_colours)
+            return f'{m.group(1)}="{pre}{ref}"' if self.served(ref) or ref == MANIFEST.lstrip("/") else m.group(0)
         html = PAGE_REF.sub(local, html)
         if self.preload:
             tags = self.static_preloads(html, ua)
@@ -344,13 +348,16 @@ def trim_fonts(send: Send, drop: tuple[str, ...], cache_control: bytes = NO_CACH
     return _buffered(send, change, cache_control)
 
 
-def own_colours(send: Send, cache_control: bytes = NO_CACHE) -> Send:
-    """Flet's manifest.json in the app's colours."""
+def own_colours(send: Send, cache_control: bytes = NO_CACHE, root: str | None = None) -> Send:
+    """Flet's manifest.json in the app's colours. Served from below the site's root (`root` given:
+    the versioned /v/<version>/manifest.json), its start URL and scope stay the root they were at
+    /manifest.json ("." there): a phone's home-screen icon opens the app, not the version folder."""
     def change(body: bytes) -> bytes:
         manifest = json.loads(body)
         if not isinstance(manifest, dict):
             return body
-        return json.dumps({**manifest, **MANIFEST_COLOURS}, indent=2).encode()
+        where = {"start_url": root, "scope": root} if root else {}
+        return json.dumps({**manifest, **MANIFEST_COLOURS, **where}, indent=2).encode()
     return _buffered(send, change, cache_control)
 
 

@@ -538,7 +538,7 @@ class WebFront:
             await self.app(scope, receive, trim_fonts(send, self.drop_fonts, cache_control))
             return
         if path == MANIFEST:
-            await self.app(scope, receive, own_colours(send, cache_control))
+            await self.app(scope, receive, own_colours(send, cache_control, "/" if v else None))
             return
         m = TABLE_PAGE.match(path)
         if not v and (m or path == "/" or wants_html(scope)):

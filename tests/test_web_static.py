@@ -115,7 +115,7 @@ def test_versioned_files_are_immutable_and_the_page_points_at_them(client: TestC
     assert r.headers["content-encoding"] == "gzip"
     for ref in ("python.js", "flutter_bootstrap.js", "favicon.png", "icons/loading-animation.png"):
         assert f'"/v/{v}/{ref}"' in r.text
-    assert 'href="manifest.json"' in r.text  # patched by Flet: not versioned
+    assert f'href="/v/{v}/manifest.json"' in r.text  # Flet's patched copy, versioned too
     wasm = client.get(f"/v/{v}/main.dart.wasm", headers={"Accept-Encoding": "gzip"})
     assert wasm.status_code == 200
     assert wasm.headers["cache-control"] == "public, max-age=31536000, immutable"
@@ -133,6 +133,30 @@ def test_versioned_files_are_immutable_and_the_page_points_at_them(client: TestC
     route = client.get(f"/v/{v}/health")  # a route, not a file of this version
     assert route.headers.get("cache-control", "no-cache") == "no-cache"
     assert client.get("/main.dart.mjs").headers["cache-control"] == "no-cache"  # unversioned still works
+
+
+def test_a_return_visit_asks_for_the_manifest_and_its_icons_never_again(client: TestClient) -> None:
+    """The web manifest (and so its icons, which resolve against its URL) under the version, cached
+    for a year: a phone's return visit asked for both again at every load (issue 31.4); its start
+    URL and scope stay the site's root, as at /manifest.json."""
+    from urllib.parse import urljoin
+
+    v = _version(client)
+    html = client.get("/t/ABCD", headers={"Accept": "text/html"}).text
+    href = re.search(r'<link rel="manifest" href="([^"]+)"', html)
+    assert href and href.group(1) == f"/v/{v}/manifest.json"
+    r = client.get(href.group(1))
+    assert r.status_code == 200 and r.headers["cache-control"] == "public, max-age=31536000, immutable"
+    m = r.json()
+    assert (m["start_url"], m["scope"]) == ("/", "/")
+    assert m["theme_color"] == "#8d5524"
+    assert m["icons"]
+    for icon in m["icons"]:
+        got = client.get(urljoin(href.group(1), icon["src"]))
+        assert got.status_code == 200 and got.headers["content-type"] == "image/png"
+        assert got.headers["cache-control"] == "public, max-age=31536000, immutable"
+    plain = client.get("/manifest.json")  # the unversioned one, as before
+    assert plain.headers["cache-control"] == "no-cache" and plain.json()["start_url"] == "."
 
 
 def test_page_preloads_the_boot_files_of_both_builds_and_the_fonts(client: TestClient) -> None:
