@@ -1,12 +1,13 @@
 """Pass-and-play in every game (issue 29): a mixed table – Ann and Bob on the shared device, Cy and Di
-on phones – plays a round of LUTETIA (a vote with the declarations and the after-vote step) and of
-Lutèce (picks and bribes, the new cards' costs asked of the shared seat that took them).
+on phones – plays a round of LUTETIA (a vote with the declarations and the after-vote step), of
+Lutèce (picks and bribes, the new cards' costs asked of the shared seat that took them) and of Quo
+Vadis (a turn each, a vote asked of a shared seat, laurel hand-overs from and to the shared seats).
 
 At every hand-over (the device back on its cover: "Pass to …", "All shared seats are done") the
 device's screen – what its screen reader reads, and a screenshot of it (in the test's scratch
 folder, never docs/) – holds no secret of any seat: none of the game's private phrases ("Your …",
-"Locked …", a bribe) and none of the lines a shared seat's own screen showed that no phone and not
-the host showed too (its plans, its cards). The device runs in Chromium, and for LUTETIA (the longest
+"Locked …", a bribe, a hand-over) and none of the lines a shared seat's own screen showed that no phone and not
+the host showed too (its plans, its cards, its laurels). A seat with nothing to do is never asked. The device runs in Chromium, and for LUTETIA (the longest
 chain of hand-overs) in Firefox too (tests/browser/engines.py; WebKit runs test_pass_and_play.py's
 sealed vote).
 """
@@ -349,3 +350,109 @@ async def test_lutece_round_with_bribes_and_two_shared_seats(browser: Any, serve
 
 async def _no_button(w: Watch, name: str) -> bool:
     return name not in await w.buttons()
+
+
+# --------------------------------------------------------------------------- Quo Vadis
+
+QUOVADIS_PRIVATE = ("Hand-over", "Give to", "Laurels (", "Promise", "Caesar chip")
+
+
+async def device_gives(w: Watch, to: str) -> None:
+    """The open seat hands 1 laurel to `to` (its amount field, then "Give to …")."""
+    page = w.dev.page  # (typing into a field: Playwright's keyboard; this game's device runs in Chromium)
+    box = page.get_by_role("textbox", name=re.compile(r"^Laurels \(1–")).first
+    await box.wait_for(timeout=60_000)
+    await box.click()
+    await asyncio.sleep(0.4)  # (Flutter moves its editing element to the tapped field a moment later)
+    await box.fill("1")
+    await w.dev.tap(f"Give to {to}", exact=True)
+
+
+async def laurels(w: Watch) -> int:
+    text = await w.dev.until(lambda: _text_with(w, "Your laurels: "), 60, "the seat's laurels")
+    return int(text.split("Your laurels: ", 1)[1].split()[0])
+
+
+async def _text_with(w: Watch, needle: str) -> str | None:
+    text = await w.dev.text()
+    return text if needle in text else None
+
+
+@pytest.mark.parametrize("engine_name", ("chromium",))
+async def test_quovadis_turns_and_laurel_hand_overs_with_two_shared_seats(
+        browser: Any, server: Any, device_engine: Engine | None, engine_name: str, tmp_path: Path) -> None:
+    """A turn each (a senator into committee 1); Ann asks committee 1 for the move to 8 and the
+    cover asks Bob for his vote only then; the support laurels land behind the cover. In his turn
+    Bob hands Ann a laurel, Cy's phone hands Bob one: the cover says nothing of either; Ann and Bob
+    read theirs on their own screens (opened from the cover without being asked)."""
+    host, (cy, di), w = await mixed_table(browser, server, device_engine, tmp_path, "Quo Vadis", QUOVADIS_PRIVATE,
+                                          seats=4)
+    for name in ("Ann", "Bob"):
+        await w.handover(f"{name.lower()}-turn", f"Pass to {name}")
+        assert ("Pass to Bob" if name == "Ann" else "Pass to Ann") not in await w.dev.text()
+        await w.open(name)
+        await w.dev.tap("Place in 1", exact=True)
+        await see(host, f"{name} places a senator in committee 1")
+    await w.handover("phones-turns", "All shared seats are done")
+    for ph, name in ((cy, "Cy"), (di, "Di")):
+        await tap(ph, "Place in 1", exact=True)
+        await see(host, f"{name} places a senator in committee 1")
+
+    await w.handover("ann-moves", "Pass to Ann")
+    await w.open("Ann")
+    await w.dev.tap("1 » 8 ·")  # "1 » 8 · vote: 3 yes, 1 yours · laurel n"
+    await see(host, "Ann wants to move from 1 to 8")
+    await w.handover("bob-votes", "Pass to Bob")  # (Ann's part is done: the vote asks Bob)
+    await w.open("Bob")
+    await w.dev.tap("Yes", exact=True)
+    await w.handover("bob-voted", "All shared seats are done")
+    for ph in (cy, di):
+        if "Your vote (senators:" in await page_text(ph):
+            await tap(ph, "Yes", exact=True)
+    await see(host, "Approved with ")
+    if "took a Caesar chip" in await page_text(host):  # (the chip on 1 » 8 was a Caesar chip: random)
+        await w.handover("ann-caesar", "Pass to Ann")
+        await w.open("Ann")
+        await w.dev.tap("Leave Caesar where he is")
+        await see(host, "Ann leaves Caesar where he stands.")
+
+    # Bob's turn: he hands Ann a laurel behind the cover, then places a senator
+    await w.handover("bob-turn-2", "Pass to Bob")
+    await w.open("Bob")
+    bob_had = await laurels(w)
+    assert bob_had >= 1
+    await device_gives(w, "Ann")
+    await w.dev.see(f"Your laurels: {bob_had - 1}")
+    await w.note("Bob")
+    await w.dev.tap("Place in 2", exact=True)
+    await w.handover("bob-gave", "All shared seats are done")
+    # Cy's phone hands Bob a laurel (if it has one: a yes vote earned it) – nothing shows on the cover
+    if "Give to Bob" in await page_text(cy):
+        await fill_phone_amount(cy)
+        await tap(cy, "Give to Bob", exact=True)
+        await see(cy, "Your laurels: 0")
+        await w.handover("cy-gave-bob", "All shared seats are done")
+    # Ann and Bob look at their own screens without being asked: each sees what came to them
+    await w.open("Ann")
+    await w.dev.see("Hand-over from Bob – laurels: 1.")
+    await w.note("Ann")
+    await w.dev.tap("Done – cover")
+    await w.handover("ann-looked", "All shared seats are done")
+    await w.open("Bob")
+    await w.note("Bob")
+    await w.dev.tap("Done – cover")
+    await w.handover("bob-looked", "All shared seats are done")
+    for ph, name in ((cy, "Cy"), (di, "Di")):
+        await see(ph, "Your turn")
+        await tap(ph, "Place in 1", exact=True)  # (committee 2 holds one senator: Bob's)
+        await see(host, f"{name} places a senator in committee 1")
+    await w.handover("ann-turn-2", "Pass to Ann")
+    assert len(w.shots) >= 10
+
+
+async def fill_phone_amount(ph: Any) -> None:
+    box = ph.get_by_role("textbox", name=re.compile(r"^Laurels \(1–")).first
+    await box.wait_for(timeout=60_000)
+    await box.click()
+    await asyncio.sleep(0.4)
+    await box.fill("1")
