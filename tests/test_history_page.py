@@ -119,7 +119,7 @@ async def test_rename_merge_and_undo_through_the_page(tmp_path: Path) -> None:
     await asyncio.sleep(0.05)
     d = history.page_data(hub.store)
     assert "Cyrus" in [p["player"] for p in d["players"]] and "Cy" not in [p["player"] for p in d["players"]]
-    assert "Cy → Cyrus (renamed)" in U.text(hv.history_page(scr))
+    assert "Cy renamed to Cyrus" in U.text(hv.history_page(scr))
     # merge Annie into Ann: pick who, then a confirmation that says what happens
     people = hv.people_card(scr, hv.data(scr))  # (read again after the rename)
     rows = [r for r in U.controls_of(people) if isinstance(r, ft.Row) and U.texts(r)[:1] == ["Annie"]]
@@ -135,7 +135,7 @@ async def test_rename_merge_and_undo_through_the_page(tmp_path: Path) -> None:
     assert ann["played"] == 3 and "Annie" in ann["names"]
     # undo the merge from the page (asks first)
     page = hv.history_page(scr)
-    undo_rows = [r for r in U.controls_of(page) if isinstance(r, ft.Row) and "Annie → Ann (merged)" in U.texts(r)]
+    undo_rows = [r for r in U.controls_of(page) if isinstance(r, ft.Row) and "Annie merged into Ann" in U.texts(r)]
     await U.buttons(undo_rows[0])["Undo"].on_click(None)
     confirm = _dialog(c)
     assert "Annie counts as a player of their own again" in U.text(confirm.content)

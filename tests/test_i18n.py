@@ -241,3 +241,26 @@ def test_plural_forms_are_chosen_by_babels_translations_of_the_file(tmp_path):
     assert isinstance(p, Plural) and isinstance(p.translations, Translations)
     assert [p.form(n) for n in (0, 1, 2, 1_000_000)] == ["{n} carte", "{n} carte", "{n} cartes", "{n} cartes"]
     assert p.form(2) == p.translations.ngettext("g.cards", "n", 2)
+
+
+def test_every_text_a_screen_draws_has_its_glyphs_in_the_bundled_font():
+    """Flutter draws the screens with the client's Roboto; a character it lacks is an empty box
+    offline (the history page's "Cy → Cyrus" showed one: Roboto has no arrows). Every message in
+    every language – but the printed ones (print.*, drawn into the PDF with DejaVu) – uses only
+    characters Roboto has."""
+    import flet_web
+    from fontTools.ttLib import TTFont
+
+    font = Path(flet_web.__file__).parent / "web" / "assets" / "fonts" / "roboto.woff2"
+    has = TTFont(str(font)).getBestCmap()
+    missing = []
+    for name, cat in CATALOGS.items():
+        for lang in i18n.LANGS:
+            for key, text in cat.get(lang, {}).items():
+                if key.startswith("print.") or ".print." in key:
+                    continue
+                for form in (text.forms if isinstance(text, Plural) else (text,)):
+                    bad = sorted({c for c in form if ord(c) >= 0x20 and ord(c) not in has})
+                    if bad:
+                        missing.append((name, lang, key, "".join(bad)))
+    assert not missing, missing

@@ -64,7 +64,7 @@ async def test_history_names_part_draws(browser: Any, server: Any, tmp_path: Pat
     await page.get_by_label("Rename Anna").first.click()
     await fill(page, "New name", "Annie")
     await button(page, "Rename", exact=True).last.click()
-    await page.get_by_label("Undo Anna → Annie").first.wait_for(timeout=60_000)
+    await page.get_by_label("Undo the change from Anna to Annie").first.wait_for(timeout=60_000)
     await button(page, "Undo", exact=True).first.wait_for(timeout=60_000)
     await names_part_drawn(page, ["Annie", "Dmitri"])
     await asyncio.sleep(2.0)
