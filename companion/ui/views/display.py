@@ -171,7 +171,7 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
             drawn = mod.board(ctx, board_w)
         except Exception:  # a drawing problem never takes the screen down
             drawn = ft.Text(ctx.t("ui.err.render"), size=18, color=ft.Colors.RED_700)
-    shown = MomentView(moment, scr.lang, 1200 if wide else width, host_panel,  # (TV: the laptop's sizes × 1)
+    shown = MomentView(moment, scr.lang, 1500 if wide else width, host_panel,  # (TV: the laptop's sizes × 1.25)
                        key="moment" if host_panel else f"moment:{moment.key}") if moment is not None else None
     if wide and drawn is not None and shown is not None:
         parts.append(ft.Row([ft.Container(drawn, width=board_w), ft.Container(shown, expand=True)],
