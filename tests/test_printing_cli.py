@@ -18,6 +18,14 @@ from companion.printing.cli import main
 from companion.printing.pdf import read_pages
 
 
+@pytest.fixture(autouse=True)
+def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The messages follow --lang, else the locale: these tests read the English ones."""
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+
+
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     rc = main(argv)
     err = capsys.readouterr().err
@@ -208,3 +216,43 @@ def test_ctrl_c_while_printing_is_one_line_and_no_traceback(tmp_path: Path) -> N
     assert "Traceback" not in rest and "KeyboardInterrupt" not in rest, rest
     assert len(lines) == 1 and "interrupted" in lines[0], rest
     assert list(tmp_path.iterdir()) == []  # no PDF, no .part file
+
+
+@pytest.mark.parametrize("argv, env, rc_want, words", [
+    (["lutetia", "--quality", "500", "--lang", "de"], None, 2, "--quality muss 1..100 sein (JPEG-Qualität), nicht 500"),
+    (["lutetia", "--paper", "a5", "--lang=fr"], None, 2,
+     "--paper doit être l’un de a4, letter, pas 'a5' (voir companion print --help)"),
+    (["lutetia", "--dpi", "high", "--lang", "de"], None, 2, "--dpi braucht eine ganze Zahl, nicht 'high'"),
+    (["lutetia", "--offset", "abc", "--lang", "fr"], None, 2, "le décalage doit être X,Y en mm"),
+    (["quovadis", "--mod-deck", "12,12,12"], "de_DE.UTF-8", 2, "--mod-deck: keine Option von quovadis"),
+    (["lutetia", "-o", "{tmp}/cards"], "fr_FR.UTF-8", 1, "donnez un nom qui finit par .pdf"),
+    (["lutetia", "--lang", "es"], "de_DE.UTF-8", 2, "--lang muss eines von en, de, fr sein, nicht 'es'"),
+    (["--registration", "--backs", "fold"], "fr_CH.UTF-8", 2, "--registration mesure l’impression recto verso"),
+])
+def test_mistakes_are_said_in_the_language_of_lang_or_the_locale(argv: list[str], env: str | None, rc_want: int,
+                                                                 words: str, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """--lang (else $LANG) says the mistake in English, German or French, as `companion history`."""
+    if env:
+        monkeypatch.setenv("LANG", env)
+    monkeypatch.setattr(cli.api, "render_pdf", lambda *a, **k: b"")
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    if "-o" not in argv:
+        argv += ["-o", str(tmp_path / "x.pdf")]
+    rc, err = run(["print", *argv], capsys)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert rc == rc_want and len(lines) == 1 and words in lines[0], (rc, err)
+    assert lines[0].startswith("companion print: ")
+
+
+def test_a_german_locale_says_the_mistakes_in_german_but_prints_english_unless_asked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    langs: list[str] = []
+    monkeypatch.setattr(cli.api, "render_pdf", lambda *a, **k: langs.append(k["lang"]) or b"%PDF-1.4")
+    (tmp_path / "votes.pdf").write_bytes(b"old")
+    rc, err = run(["print", "lutetia", "--deck", "votes", "-o", str(tmp_path / "votes.pdf")], capsys)
+    assert rc == 1 and "gibt es schon; mit --force wird die Datei ersetzt" in err and not langs
+    rc, err = run(["print", "lutetia", "--deck", "votes", "-o", str(tmp_path / "votes.pdf"), "--force"], capsys)
+    assert rc == 0 and langs == ["en"]  # (the printed texts: English unless --lang)

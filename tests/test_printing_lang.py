@@ -137,7 +137,7 @@ def test_cli_lang(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
                  "-o", str(tmp_path / "j.pdf")]) == 0
     assert main(["print", "lutetia", "--lang", "es", "-o", str(tmp_path / "x.pdf")]) == 2
     assert main(["print", "--all", "--lang", "de"]) == 2
-    assert "English printables" in capsys.readouterr().err
+    assert "englischen Druckvorlagen" in capsys.readouterr().err  # (--lang de: the message in German too)
 
 
 def test_every_language_has_every_printed_text() -> None:

@@ -9,8 +9,10 @@
     companion print --join CODE URL  a sheet of join cards for a table
     companion print --list           games and decks
 
---lang: the language of the texts printed on cards and sheets (default en). A game's own print
-options come from its printing module (`OPTIONS`, companion/printing/decks.py: `options(game)`).
+--lang: the language of the texts printed on cards and sheets (default en) and of the command's
+messages (without it: from $LC_ALL / $LC_MESSAGES / $LANG, as `companion history`). A mistake is one
+line on stderr in that language (keys pcli.* of the platform catalog). A game's own print options
+come from its printing module (`OPTIONS`, companion/printing/decks.py: `options(game)`).
 """
 
 from __future__ import annotations
@@ -26,21 +28,48 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
+from companion import i18n
 from companion.i18n import LANGS
 from companion.printing import api, printables
 from companion.printing import decks as D
 from companion.printing.layout import BACKS, CARD_PRESETS, PAPERS
+from companion.printing.units import KeyedError
+
+
+class CliError(KeyedError):
+    """A mistake on the command line (exit 2), said in the user's language (units.KeyedError)."""
+
+
+class OutputError(CliError):
+    """The PDF cannot be written where asked (said before rendering when it can be known)."""
+
+
+def message_lang(argv: list[str]) -> str:
+    """The language of the messages: --lang when given (and known), else the locale's."""
+    for i, arg in enumerate(argv):
+        value = arg.split("=", 1)[1] if arg.startswith("--lang=") else argv[i + 1] if arg == "--lang" and \
+            i + 1 < len(argv) else None
+        if value in LANGS:
+            return value
+    env = os.environ
+    return i18n.pick_lang(env.get("LC_ALL") or env.get("LC_MESSAGES") or env.get("LANG"))
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line that says what to do (not the whole usage)."""
+    """argparse, but a usage error is one line that says what to do (not the whole usage), in the
+    messages' language (`lang`)."""
+
+    lang = "en"
 
     def error(self, message: str) -> NoReturn:
         m = re.match(r"argument (\S+?)(?:/\S+)?: invalid choice: (.+?) \(choose from (.+)\)$", message)
+        n = re.match(r"argument (\S+?)(?:/\S+)?: invalid int value: (.+)$", message)
         if m:
             choices = ", ".join(c.strip().strip("'") for c in m.group(3).split(","))
-            message = f"{m.group(1)} must be one of {choices}, not {m.group(2)}"
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+            message = i18n.t(self.lang, "pcli.choice", flag=m.group(1), choices=choices, value=m.group(2))
+        elif n:
+            message = i18n.t(self.lang, "pcli.int", flag=n.group(1), value=n.group(2))
+        self.exit(2, f"{self.prog}: {i18n.t(self.lang, 'pcli.see_help', message=message, prog=self.prog)}\n")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -76,7 +105,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--registration", action="store_true", help="the duplex registration test page")
     p.add_argument("--join", nargs=2, metavar=("CODE", "URL"), help="a sheet of join cards")
     p.add_argument("--list", action="store_true", help="list games and decks")
-    p.add_argument("--lang", default="en", choices=LANGS, help="language of the printed texts (default en)")
+    p.add_argument("--lang", default=None, choices=LANGS,
+                   help="language of the printed texts (default en) and of the messages (default: from $LANG)")
     return p
 
 
@@ -96,8 +126,10 @@ def _game_options(a: argparse.Namespace, game: str) -> dict[str, str]:
     other = [name for name in given if name not in own]
     if other:
         flags = ", ".join("--" + n.replace("_", "-") for n in other)
-        raise ValueError(f"{flags}: not an option of {game}"
-                         + (f" (its options: {', '.join('--' + n.replace('_', '-') for n in own)})" if own else ""))
+        if own:
+            raise CliError("pcli.not_option_own", flags=flags, game=game,
+                           own=", ".join("--" + n.replace("_", "-") for n in own))
+        raise CliError("pcli.not_option", flags=flags, game=game)
     return given
 
 
@@ -122,44 +154,48 @@ def main(argv: list[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["print"]:
         args_list = args_list[1:]
+    lang = message_lang(args_list)
     p = parser()
+    p.lang = lang  # type: ignore[attr-defined]
     try:
         a = p.parse_args(args_list)
     except SystemExit as e:  # --help or a usage error: return its code, the caller decides
         return int(e.code or 0) if not isinstance(e.code, str) else 2
+    a.lang = a.lang or "en"  # (the printed texts: English unless asked)
     try:
         _check_args(a)
-        return _run(a, p)
-    except (ValueError, TypeError) as e:
-        print(f"companion print: {e}", file=sys.stderr)
-        return 2
+        return _run(a, p, lang)
     except OutputError as e:
-        print(f"companion print: {e}", file=sys.stderr)
+        print(f"companion print: {e.text(lang)}", file=sys.stderr)
         return 1
+    except (ValueError, TypeError) as e:
+        print(f"companion print: {_said(e, lang)}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:  # Ctrl-C: the workers ignore it and stop; the target file is untouched
         start = "\n" if sys.stderr.isatty() else ""  # end a progress bar's line
-        what = ("printables/ may be partly regenerated: run companion print --all again" if a.all
-                else "no file was written")
-        print(f"{start}companion print: interrupted (Ctrl-C); {what}", file=sys.stderr)
+        print(f"{start}companion print: {i18n.t(lang, 'pcli.interrupted_all' if a.all else 'pcli.interrupted')}",
+              file=sys.stderr)
         return 130
 
 
-class OutputError(Exception):
-    """The PDF cannot be written where asked (said before rendering when it can be known)."""
+def _said(e: Exception, lang: str) -> str:
+    """A refusal from the printing modules: in the messages' language where it is keyed
+    (units.KeyedError), else as it is."""
+    return e.text(lang) if isinstance(e, KeyedError) else str(e)
 
 
 def _check_args(a: argparse.Namespace) -> None:
     """Refuse values that make no sense, before any rendering (ValueError -> exit 2)."""
     if not 1 <= a.quality <= 100:
-        raise ValueError(f"--quality must be 1..100 (JPEG quality), not {a.quality}")
+        raise CliError("pcli.quality", value=a.quality)
     if a.copies < 1:
-        raise ValueError(f"--copies must be 1 or more, not {a.copies}")
+        raise CliError("pcli.copies", value=a.copies)
     if a.workers is not None and a.workers < 1:
-        raise ValueError(f"--workers must be 1 or more, not {a.workers}")
+        raise CliError("pcli.workers", value=a.workers)
     if not 50 <= a.dpi <= 1200:
-        raise ValueError(f"--dpi must be 50..1200, not {a.dpi}")
+        raise CliError("pcli.dpi", value=a.dpi)
     if a.join is not None and (not a.join[0].strip() or not a.join[1].strip()):
-        raise ValueError("--join needs a table CODE and a URL, both non-empty")
+        raise CliError("pcli.join")
     if a.offset is not None:
         from companion.printing.layout import parse_offset
         parse_offset(a.offset)
@@ -171,23 +207,23 @@ def check_output(out: str, force: bool = False) -> Path:
     a one-line reason."""
     path = Path(out).expanduser()
     if str(out).endswith(("/", os.sep)) or path.is_dir():
-        raise OutputError(f"{out} is a directory; give a file name, e.g. -o {path / 'cards.pdf'}")
+        raise OutputError("pcli.out_dir", out=out, example=path / "cards.pdf")
     if path.suffix.lower() != ".pdf":
-        raise OutputError(f"{out}: companion print writes PDF files; give a name ending in .pdf, "
-                          f"e.g. -o {path.with_suffix('.pdf') if path.suffix else path.name + '.pdf'}")
+        raise OutputError("pcli.out_pdf", out=out,
+                          example=path.with_suffix(".pdf") if path.suffix else path.name + ".pdf")
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        raise OutputError(f"the folder {parent} does not exist (create it first, or choose another -o)")
+        raise OutputError("pcli.no_folder", folder=parent)
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot write into {parent} (permission denied)")
+        raise OutputError("pcli.no_write_dir", folder=parent)
     if path.exists() and not force:
-        raise OutputError(f"{path} already exists; add --force to replace it, or choose another -o")
+        raise OutputError("pcli.exists", path=path)
     if path.exists() and not os.access(path, os.W_OK):
-        raise OutputError(f"cannot overwrite {path} (permission denied)")
+        raise OutputError("pcli.no_overwrite", path=path)
     return path
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, lang: str = "en") -> None:
     """Write to a temporary file beside `path`, flush it to disk, then rename: `path` is either the
     old file or the whole new one, never a truncated PDF. Raises OutputError on a write error."""
     tmp: str | None = None
@@ -200,8 +236,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         os.replace(tmp, path)
         tmp = None
     except OSError as e:
-        reason = "the disk is full" if e.errno in (errno.ENOSPC, errno.EDQUOT) else (e.strerror or str(e))
-        raise OutputError(f"could not write {path}: {reason}; nothing was written") from None
+        reason = i18n.t(lang, "pcli.disk_full") if e.errno in (errno.ENOSPC, errno.EDQUOT) else (e.strerror or str(e))
+        raise OutputError("pcli.write_failed", path=path, reason=reason) from None
     finally:
         if tmp is not None:
             try:
@@ -210,7 +246,7 @@ def write_atomic(path: Path, data: bytes) -> None:
                 pass
 
 
-def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+def _run(a: argparse.Namespace, p: argparse.ArgumentParser, lang: str = "en") -> int:
     if a.list:
         for g in D.GAMES:
             print(f"{g}: " + ", ".join(f"{i.name} ({i.count() if isinstance(i, D.Deck) else 'board'})"
@@ -218,12 +254,10 @@ def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         return 0
     if a.all:
         if a.lang != "en":
-            print("companion print: --all makes the committed English printables; "
-                  "use GAME --lang for another language", file=sys.stderr)
+            print(f"companion print: {i18n.t(lang, 'pcli.all_lang')}", file=sys.stderr)
             return 2
         if not printables.in_checkout():
-            print("companion print: --all regenerates a source checkout's printables/; "
-                  "this is an installed copy (print one GAME instead)", file=sys.stderr)
+            print(f"companion print: {i18n.t(lang, 'pcli.all_installed')}", file=sys.stderr)
             return 2
         if a.check:
             problems = printables.stale()
@@ -240,7 +274,7 @@ def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     if a.registration:
         out = check_output(a.output or f"registration-{a.paper}{_suffix(a.lang)}.pdf", a.force)
         if not a.backs.startswith("duplex"):
-            raise ValueError("--registration measures duplex printing: use --backs duplex-long or duplex-short")
+            raise CliError("pcli.registration_duplex")
         pdf = api.registration_pdf(a.paper, a.backs, a.offset, a.dpi, a.quality, a.optimize, lang=a.lang,
                                    orientation=a.orientation, image_format=a.image_format)
     elif a.join:
@@ -260,9 +294,9 @@ def _run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         )
     else:
         p.print_usage(sys.stderr)
-        print("companion print: name a GAME, or use --all, --registration, --join or --list", file=sys.stderr)
+        print(f"companion print: {i18n.t(lang, 'pcli.nothing')}", file=sys.stderr)
         return 2
-    write_atomic(out, pdf)
+    write_atomic(out, pdf, lang)
     print(f"wrote {out} ({len(pdf) / 1e6:.1f} MB) in {time.perf_counter() - t:.1f} s", file=sys.stderr)
     return 0
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from companion.printing.units import mm_to_px, parse_length, parse_size, px_to_mm
+from companion.printing.units import KeyedError, mm_to_px, parse_length, parse_size, px_to_mm
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CARD_PRESETS: dict[str, tuple[float, float]] = {
@@ -67,9 +67,9 @@ def parse_offset(value: str | tuple[float, float] | None) -> tuple[float, float]
             raise ValueError
         x, y = parse_length(parts[0]), parse_length(parts[1])
     except (ValueError, TypeError):
-        raise ValueError(f"offset must be X,Y in mm, e.g. 1.5,-0.5 (not {str(value)[:30]!r})") from None
+        raise KeyedError("pcli.offset", value=repr(str(value)[:30])) from None
     if not (-20 <= x <= 20 and -20 <= y <= 20):
-        raise ValueError("offset must be within ±20 mm (see --registration)")
+        raise KeyedError("pcli.offset_range")
     return x, y
 
 

@@ -7,11 +7,26 @@ from __future__ import annotations
 
 import re
 
+from companion import i18n
+
 MM_PER_IN = 25.4
 MM_PER_PT = 25.4 / 72
 
 _UNITS = {"mm": 1.0, "cm": 10.0, "in": MM_PER_IN, '"': MM_PER_IN, "pt": MM_PER_PT, "": 1.0}
 _LEN = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|\"|pt)?\s*$", re.IGNORECASE)
+
+
+class KeyedError(ValueError):
+    """A refusal the print command says in the user's language: `key` of the platform catalog
+    (pcli.*) and its params; str() is the English text (a ValueError as before for every caller)."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(i18n.t("en", key, **params))
+        self.key = key
+        self.params = params
+
+    def text(self, lang: str) -> str:
+        return i18n.t(lang, self.key, **self.params)
 
 
 def parse_length(value: str | float | int) -> float:
