@@ -2,7 +2,7 @@
 
 It owns what does not depend on what is drawn: start-up (the boot hint, the browser's storage
 asked once), routing (`/`, `/t/CODE`, `/host/CODE`), the seat token or host key and where it
-came from, presence at the table (connect / disconnect), the language, the table it follows
+came from (companion/ui/credentials.py), presence at the table (connect / disconnect), the language, the table it follows
 (subscribed to its changes), and its lifetime (a session that never sat is let go soon after
 its socket dropped: companion/ui/sessions.py). What it shows is the screen's
 (companion/ui/screens.py `Screen`, the views in companion/ui/views/): the session calls
@@ -25,10 +25,11 @@ import flet as ft
 
 from companion import i18n
 from companion.games.base import RuleError
-from companion.table.hub import Hub, InHand, follow_up, normalise_code
+from companion.table.hub import Hub, follow_up, normalise_code
 from companion.table.store import StoreError
 from companion.table.table import Table
 from companion.ui import boot
+from companion.ui.credentials import RELOAD, Credentials
 from companion.ui.sessions import (
     delete_now,
     expire_now,
@@ -37,8 +38,6 @@ from companion.ui.sessions import (
     waiting_add,
     waiting_remove,
 )
-
-RELOAD = "reload"  # _host_token: the page is being loaded again
 
 
 class Server:
@@ -114,7 +113,7 @@ class Server:
 TICKET_SECONDS = 600.0
 
 
-class Session:
+class Session(Credentials):
     """One browser connection: storage, route, token, presence, language, the table it follows."""
 
     def __init__(self, page: ft.Page, server: Server) -> None:
@@ -527,103 +526,8 @@ class Session:
             self.role = "home"
         self.render(force=True)
 
-    def _in_hand(self, kind: str, code: str, query: dict[str, list[str]]) -> InHand:
-        """The credentials this browser shows without being asked – its address (`?s=`, `?k=`), its
-        host-key cookie, what its page read from storage at load: a seat or watcher's token (kind
-        "t"), the host key ("host", "display") or the shared device's token ("shared", never from
-        the address). Nothing is asked of the browser (issue 33: a storage request for
-        `seat:CODE` told a locked-out guesser that CODE exists)."""
-        if kind == "shared":
-            return InHand("device", [self._prefetched.get(f"shared:{code}")])
-        if kind == "t":
-            return InHand("seat", [(query.get("s") or [None])[0], self._prefetched.get(f"seat:{code}")])
-        toks = [self.conn.host_keys.get(code), self._prefetched.get(f"host:{code}")]
-        if kind == "host":
-            toks.append((query.get("k") or [None])[0])
-        return InHand("host", toks)
-
-    async def _host_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
-        """The host key from this browser's cookie for the table (`tc_h_CODE`, companion/ui/boot.py),
-        else its storage; a one-time "host on another device" ticket (`?h=`) is exchanged for the
-        key, which is stored, and the page opened again without the ticket. Without a valid key
-        this screen only watches. The key never goes into the address: the host screen is the
-        one the whole table looks at. Returns RELOAD when the page is being opened again."""
-        self.role = "host"
-        storage_key = f"host:{table.code}"
-        ticket = (query.get("h") or [None])[0]
-        if ticket is not None and self.server.redeem_ticket(table.code, ticket):
-            await self.become_host(table.code, table.host_token)
-            return RELOAD
-        # An old host link's `?k=` never reaches a browser's session (the page's script moves it into
-        # storage and out of the address first); a client without that script may still send it.
-        tok = (query.get("k") or [None])[0]
-        if not table.is_host(tok):
-            tok = self.conn.host_keys.get(table.code)
-        if not table.is_host(tok):
-            tok = await self._get(storage_key, late=route)
-        if isinstance(tok, str) and table.is_host(tok):
-            self.token = tok
-            if self._stored.get(storage_key) != tok:
-                await self._set(storage_key, tok)
-        else:
-            self.role = "watch"
-        return None
-
-    async def _display_key(self, table: Table) -> bool:
-        """/display/CODE (the table display on a second screen, issue 18.1) is the host's: it needs
-        the host's key – from this browser's host cookie for the table, else its storage – like the
-        host page; never from the address (the display is what the whole table reads)."""
-        tok = self.conn.host_keys.get(table.code)
-        if not table.is_host(tok):
-            tok = await self._get(f"host:{table.code}")
-        if isinstance(tok, str) and table.is_host(tok):
-            self.role = "display"
-            self.token = tok
-            return True
-        self.role = "display_denied"
-        return False
-
-    async def _shared_key(self, table: Table, query: dict[str, list[str]]) -> str | None:
-        """/shared/CODE: the table's shared device (pass-and-play, issue 29). A one-time ticket from
-        the host (`?d=`, Table admin → "Open the shared device") is exchanged for a new device token
-        (the table's `device` entry: a device that held the last one loses the shared seats), kept in
-        this browser's storage, and the address moves on without the ticket. Otherwise the token
-        comes from storage only – never from the address. Role "shared" with it, else
-        "shared_denied". Returns the address to move to (without the ticket) after a ticket."""
-        storage_key = f"shared:{table.code}"
-        ticket = (query.get("d") or [None])[0]
-        if ticket is not None and self.server.redeem_device_ticket(table.code, ticket):
-            try:
-                reply = await table.request(table.host_token, {"op": "device"})
-            except (RuleError, StoreError) as e:
-                self.role = "join_error"
-                self.error = self.t(e.key, **e.params) if isinstance(e, RuleError) else self.t("ui.err.store")
-                return None
-            await self._set(storage_key, reply["token"])
-            self.role = "shared"
-            self.token = reply["token"]
-            self.page.on_app_lifecycle_state_change = self._lifecycle  # (hidden: covered)
-            return f"/shared/{table.code}"  # (the used ticket leaves the address)
-        tok = await self._get(storage_key)
-        if table.is_device(tok):
-            self.role = "shared"
-            self.token = tok
-            self.page.on_app_lifecycle_state_change = self._lifecycle  # (hidden: covered)
-        else:
-            self.role = "shared_denied"
-        return None
-
     async def _lifecycle(self, e: Any) -> None:
         """The tab went to the background or the screen to sleep (the screen's to act on)."""
-
-    async def become_host(self, code: str, key: str) -> None:
-        """Keep a host key in this browser (storage; the page's script copies it into the
-        table's cookie at every load) and open the host screen anew, without the key in the address."""
-        try:
-            await asyncio.wait_for(self.prefs.set(f"host:{code}", key), 5)
-        except Exception:
-            pass
-        await self.open_page(f"/host/{code}")
 
     async def open_page(self, address: str) -> None:
         """Load `address` in this tab as a new page (its script runs again: the host cookie is
@@ -634,28 +538,6 @@ class Session:
             await asyncio.wait_for(self.launcher.launch_url(address, web_only_window_name="_self"), 5)
         except Exception:
             await self.go(address)
-
-    async def _seat_token(self, table: Table, query: dict[str, list[str]], route: str) -> str | None:
-        """The phone's seat token – from the address (`?s=`, put there when the seat was taken: a
-        tab Flet re-creates after a server restart has no working storage, Flet #6412, but it
-        sends its address), else from the browser's storage – and its seat, marked present.
-        Returns the address to move to when the token came from storage, else None."""
-        self.role = "phone"
-        address = None
-        tok = (query.get("s") or [None])[0]
-        if tok and (table.seat_of(tok) is not None or table.is_spectator(tok)):
-            if self._stored.get(f"seat:{table.code}") != tok:
-                await self._set(f"seat:{table.code}", tok)
-        else:
-            tok = await self._get(f"seat:{table.code}", late=route)
-            address = f"/t/{table.code}?s={tok}"
-        self.token = tok if isinstance(tok, str) else None
-        self.seat = table.seat_of(self.token)
-        if self.token is not None and self._online():
-            # (counted by its token, seated or not: seated again by the host, or on a free seat it
-            # picks, it shows "here" at once – issue 30.5)
-            self._count_in(table)
-        return address
 
     async def go(self, route: str) -> None:
         try:
