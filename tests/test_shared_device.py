@@ -270,7 +270,8 @@ async def test_every_game_is_played_behind_the_cover(game_id: str) -> None:
     for _ in range(40):
         if t.phase != "playing" or spec(game_id).done(t.state):
             break
-        must = [s for s in shared if any(a["type"] not in anytime for a in t.legal(s))]
+        must = [s for s in shared if any(a["type"] not in anytime for a in t.legal(s))
+                and not (game_id == "lutece" and t.state["phase"] == "scoring" and str(s) in t.state["scores"])]
         assert S.to_do(t) == must
         shown = " ".join(_shown(c))
         for s in shared:
@@ -418,4 +419,36 @@ async def test_the_done_note_goes_once_the_table_asks_for_someone_again() -> Non
     await _settle()
     shown = _shown(c)
     assert "Ann is done." in shown and "Pass to Bob" in shown
+    c.close()
+
+
+async def test_a_seat_whose_score_card_is_in_is_not_asked_again() -> None:
+    """Lutèce's scoring: every seat may correct its card until the host confirms, but a seat whose
+    card is in has nothing to do – the device covers Ann by itself once she has sent hers and asks
+    Bob (before: 'Pass to Ann' until the host confirmed, and her screen stayed open)."""
+    from companion.games.lutece.rules import RESOURCES, REVENUS
+
+    hub = Hub(MemoryStore())
+    t = hub.create("lutece", None, [dict(s) for s in SEATS], seed=2)
+    dev = t.request_sync(t.host_token, {"op": "device"})["token"]
+    phones = [t.request_sync(None, {"op": "join", "seat": i})["token"] for i in (2, 3)]
+    t.request_sync(t.host_token, {"op": "start"})
+    for seat in range(4):  # everyone takes Revenus twice and locks: the round reveals
+        tok = dev if seat < 2 else phones[seat - 2]
+        for action in ({"type": "pick", "cards": [REVENUS, REVENUS]}, {"type": "lock"}):
+            t.request_sync(tok, {"op": "act", "seat": seat, "action": action})
+    t.request_sync(t.host_token, {"op": "host_act", "action": {"type": "end_game"}})
+    assert t.state["phase"] == "scoring" and S.to_do(t) == [0, 1]
+    c = await _device(Server(hub, "http://x"), t, dev)
+    scr = c.screen
+    assert S.uncover(scr, 0, S.state(scr).gen)
+    card = {"type": "score", **{r: 1 for r in RESOURCES}, "places": 2}
+    assert await S.DeviceContext(scr, 0).act(card)
+    await _settle()
+    assert S.state(scr).seat is None and S.to_do(t) == [1]
+    shown = _shown(c)
+    assert "Ann is done." in shown and "Pass to Bob" in shown and "Pass to Ann" not in shown, shown
+    from companion.games.base import to_act  # (phones ask the same: no turn mark for a card that is in)
+    assert not to_act(t.game, t.state, 0, t.legal(0)) and any(a["type"] == "score" for a in t.legal(0))
+    assert to_act(t.game, t.state, 2, t.legal(2))  # (Cy's card is not in: his phone's turn)
     c.close()

@@ -35,6 +35,12 @@ A game is a module-level object (usually a module) exposing:
                                                   (submit, change, bribe, lock). The table's undo of an
                                                   action that revealed a round then reopens it with every
                                                   choice cleared (GameSpec.undo_reveal)
+    ANYTIME: frozenset[str]                       optional: action types a seat may take at any time
+                                                  (Quo Vadis' laurel gifts): nobody waits for them
+    answered(state, seat) -> bool                 optional: the seat has answered what this phase asks
+                                                  of it and may only correct it (Lutèce's score card,
+                                                  sent): nobody waits for it. With ANYTIME it decides
+                                                  `to_act` – a phone's turn mark, the shared device's cover
 
 A game lives in one folder, companion/games/<id>/ (rules.py, screens.py, display.py, messages.py,
 printing.py),
@@ -178,6 +184,17 @@ class Result:
 def ranks_from(keys: list[Any]) -> tuple[int, ...]:
     """Competition ranks (1, 1, 3) from one sort key per seat, bigger = better."""
     return tuple(1 + sum(1 for other in keys if other > k) for k in keys)
+
+
+def to_act(game: Any, state: State, seat: int, legal: list[Action]) -> bool:
+    """Has `seat` something to do now – does the table wait for it? A legal action other than the
+    game's "any time" ones (ANYTIME), unless the game says the seat has answered this phase already
+    (`answered`: what it may still do is a correction). Public: whom the table waits for is shown."""
+    answered = getattr(game, "answered", None)
+    if answered is not None and answered(state, seat):
+        return False
+    anytime = getattr(game, "ANYTIME", frozenset())
+    return any(a.get("type") not in anytime for a in legal)
 
 
 Filler = Callable[[State, Any, Action, random.Random], Any]  # (state, seat, entry, rng) -> action | None

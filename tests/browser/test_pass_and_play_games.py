@@ -6,10 +6,11 @@ Vadis (a turn each, a vote asked of a shared seat, laurel hand-overs from and to
 At every hand-over (the device back on its cover: "Pass to …", "All shared seats are done") the
 device's screen – what its screen reader reads, and a screenshot of it (in the test's scratch
 folder, never docs/) – holds no secret of any seat: none of the game's private phrases ("Your …",
-"Locked …", a bribe, a hand-over) and none of the lines a shared seat's own screen showed that no phone and not
-the host showed too (its plans, its cards, its laurels). A seat with nothing to do is never asked. The device runs in Chromium, and for LUTETIA (the longest
-chain of hand-overs) in Firefox too (tests/browser/engines.py; WebKit runs test_pass_and_play.py's
-sealed vote).
+"Locked …", a bribe, a hand-over) and none of the lines a shared seat's own screen showed that no
+phone and not the host showed too (its plans, its cards, its laurels). A seat with nothing to do is
+never asked. The device runs in Chromium, and for LUTETIA (the longest chain of hand-overs) in
+Firefox too – one game only, to keep CI short (tests/browser/engines.py; WebKit runs
+test_pass_and_play.py's sealed vote).
 """
 
 from __future__ import annotations

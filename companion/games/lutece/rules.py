@@ -687,6 +687,12 @@ def legal(state: State, seat: int | None) -> list[Action]:
     return out
 
 
+def answered(state: State, seat: int) -> bool:
+    """A seat whose score card is in has answered the scoring (it may still correct it until the
+    host confirms): nobody waits for it (the host lists whose cards are still missing)."""
+    return state["phase"] == "scoring" and str(seat) in state["scores"]
+
+
 SEALED_CHOICES = frozenset({"pick", "bribe", "clear_bribes", "lock"})  # a seat's choices in a round
 
 

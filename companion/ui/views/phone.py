@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion import i18n
+from companion.games.base import to_act
 from companion.ui import kit, names, sound
 
 if TYPE_CHECKING:
@@ -46,14 +47,15 @@ TITLE = "Tabletop Companion"
 
 
 def turn_now(scr: Screen) -> bool:
-    """Is it this seat's turn? Generic for every game: the seat has something to do now – a legal
-    action other than the game's "any time" ones (rules.ANYTIME, e.g. Quo Vadis' laurel gifts and
-    promises). Only this seat's own legal actions decide it, and only its own phone shows it."""
+    """Is it this seat's turn? Generic for every game: the seat has something to do now
+    (games/base.to_act) – a legal action other than the game's "any time" ones (rules.ANYTIME, e.g.
+    Quo Vadis' laurel gifts and promises), not a correction of what it has answered (rules.answered,
+    Lutèce's score card once sent). Only this seat's own legal actions decide it, and only its own
+    phone shows it."""
     t = scr.table
     if t is None or scr.role != "phone" or scr.seat is None or t.phase != "playing" or t.state is None:
         return False
-    anytime = getattr(t.game, "ANYTIME", frozenset())
-    return any(a.get("type") not in anytime for a in t.legal(scr.seat))
+    return to_act(t.game, t.state, scr.seat, t.legal(scr.seat))
 
 
 def feel_turn(scr: Screen) -> None:

@@ -28,7 +28,7 @@ import flet as ft
 
 from companion import i18n
 from companion.games import screens as game_screens
-from companion.games.base import RuleError
+from companion.games.base import RuleError, to_act
 from companion.table.table import Table
 from companion.ui import kit, names
 from companion.ui.kit import UiContext
@@ -63,13 +63,12 @@ def state(scr: Screen) -> Shared:
 
 
 def to_do(t: Table) -> list[int]:
-    """The shared seats that have something to do now (a legal action other than the game's
-    "any time" ones), in seat order: what the cover asks for. Whether a seat must act is public
-    (the display says whom the table waits for)."""
+    """The shared seats that have something to do now (games/base.to_act: a legal action other than
+    the game's "any time" ones, not a correction of what it has answered), in seat order: what the
+    cover asks for. Whether a seat must act is public (the display says whom the table waits for)."""
     if t.phase != "playing" or t.state is None:
         return []
-    anytime = getattr(t.game, "ANYTIME", frozenset())
-    return [s for s in t.shared_seats() if any(a.get("type") not in anytime for a in t.legal(s))]
+    return [s for s in t.shared_seats() if to_act(t.game, t.state, s, t.legal(s))]
 
 
 # ---------- covering and uncovering ----------
