@@ -388,6 +388,8 @@ async def test_a_refused_or_unwritten_action_on_the_device_is_a_message_as_on_a_
 async def _fails(self: Any, token: Any, op: dict[str, Any]) -> dict[str, Any]:
     from companion.table.store import StoreError
     raise StoreError("store.err.write", "/x", "disk full")
+
+
 async def test_the_done_note_goes_once_the_table_asks_for_someone_again() -> None:
     """"Bob is done." is about the hand-over just made: when the next round asks the shared seats
     again, the cover says "Pass to Ann" without a stale "Bob is done." (never over "Pass to Bob")."""
