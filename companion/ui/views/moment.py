@@ -150,23 +150,18 @@ def SeatMoment(m: Moment | None, lang: str, below: tuple[ft.Control, ...] = ()) 
         await asyncio.sleep(HOLD_S)
         set_stage(3)
     _use_effect(run, [mkey])
-    after = ft.Column(list(below), visible=stage >= 2, tight=True)
-    if stage >= 3 or m is None:
+    after = ft.Column(list(below), visible=m is None or stage >= 2, tight=True)
+    if m is None:
         return ft.Column([ft.Container(visible=False), after], tight=True)
 
     async def skip(e: Any) -> None:
         set_stage(3)
-    # One switcher turns the whole row over (the cards turn together): few controls to send to
-    # every phone at the reveal.
-    cards = ft.AnimatedSwitcher(
-        content=ft.Row([_face(m, c) if stage >= 1 else _back(m, c) for c in m.cards], wrap=True, spacing=6,
-                       run_spacing=6, key=f"{'faces' if stage >= 1 else 'backs'}:{m.key}"),
-        transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
-        reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK) if m.cards else None
-    parts: list[ft.Control] = [ft.Row([ft.Text(m.title, size=18, weight=ft.FontWeight.BOLD, expand=True),
-                                       ft.Icon(ft.Icons.CLOSE, size=22)], spacing=6)]
-    if cards is not None:
-        parts.append(cards)
+    # Each step redraws only what it changes (issue 30.10): the head and the cards are components
+    # of their own (passed over while their props are unchanged), the outcome comes under them,
+    # and a closed moment is hidden, not taken down (the next reveal redraws it in place).
+    parts: list[ft.Control] = [_Head(m.title)]
+    if m.cards:
+        parts.append(_Cards(m, stage >= 1))
     if stage >= 2:
         if m.yours:
             parts.append(ft.Text(m.yours, size=26, weight=ft.FontWeight.BOLD))
@@ -175,8 +170,25 @@ def SeatMoment(m: Moment | None, lang: str, below: tuple[ft.Control, ...] = ()) 
             parts += [ft.Text(x, size=16) for x in m.summary]
     box = ft.Container(content=ft.Column(parts, spacing=8, tight=True), on_click=skip,
                        tooltip=i18n.t(lang, "moment.skip"), bgcolor=ft.Colors.AMBER_50, border_radius=16,
-                       padding=12, border=ft.Border.all(3, "#e8c07a"))
+                       padding=12, border=ft.Border.all(3, "#e8c07a"), visible=stage < 3)
     return ft.Column([box, after], tight=True)
+
+
+@kit.component
+def _Head(title: str) -> ft.Control:
+    return ft.Row([ft.Text(title, size=18, weight=ft.FontWeight.BOLD, expand=True),
+                   ft.Icon(ft.Icons.CLOSE, size=22)], spacing=6)
+
+
+@kit.component
+def _Cards(m: Moment, up: bool) -> ft.Control:
+    """One switcher turns the whole row over (the cards turn together): few controls to send to
+    every phone at the reveal."""
+    return ft.AnimatedSwitcher(
+        content=ft.Row([_face(m, c) if up else _back(m, c) for c in m.cards], wrap=True, spacing=6,
+                       run_spacing=6, key=f"{'faces' if up else 'backs'}:{m.key}"),
+        transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
+        reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK)
 
 
 def _back(m: Moment, c: Card) -> ft.Control:
