@@ -2,7 +2,7 @@
 
 It owns what does not depend on what is drawn: start-up (the boot hint, the browser's storage
 asked once), routing (`/`, `/t/CODE`, `/host/CODE`), the seat token or host key and where it
-came from (companion/ui/credentials.py), presence at the table (connect / disconnect), the language, the table it follows
+came from (companion/ui/credentials.py), presence at the table (connect / disconnect: companion/ui/presence.py), the language, the table it follows
 (subscribed to its changes), and its lifetime (a session that never sat is let go soon after
 its socket dropped: companion/ui/sessions.py). What it shows is the screen's
 (companion/ui/screens.py `Screen`, the views in companion/ui/views/): the session calls
@@ -30,14 +30,8 @@ from companion.table.store import StoreError
 from companion.table.table import Table
 from companion.ui import boot
 from companion.ui.credentials import RELOAD, Credentials
-from companion.ui.sessions import (
-    delete_now,
-    expire_now,
-    session_closed,
-    unseated_grace,
-    waiting_add,
-    waiting_remove,
-)
+from companion.ui.presence import Presence
+from companion.ui.sessions import session_closed
 
 
 class Server:
@@ -113,7 +107,7 @@ class Server:
 TICKET_SECONDS = 600.0
 
 
-class Session(Credentials):
+class Session(Credentials, Presence):
     """One browser connection: storage, route, token, presence, language, the table it follows."""
 
     def __init__(self, page: ft.Page, server: Server) -> None:
@@ -281,16 +275,6 @@ class Session(Credentials):
         self._pushed = None
         await self.route(e.route)
 
-    def _on_disconnect(self, e: Any) -> None:
-        """The socket is gone (a reload, a sleeping phone, a closed tab): not counted present, not
-        redrawn while away (it leaves the table's list of screens to redraw, and comes back on
-        connect), and let go soon if it never sat (see _let_go_later)."""
-        self._dropped = True
-        if self.table is not None:
-            self.table.unsubscribe(self._changed)
-            self._count_out(self.table)
-        self._let_go_later()
-
     async def _on_connect(self, e: Any) -> None:
         """A reload or a woken phone reuses this session: count it present and redraw – or, if
         this screen lost track of whose it is (its storage did not answer), look again."""
@@ -334,24 +318,6 @@ class Session(Credentials):
             self._count_out(self.table)
         self.table = None
         self.seat = None
-
-    _counted: str | None = None  # the token this screen is counted present with (Table.connect)
-
-    def _count_in(self, table: Table) -> None:
-        """This screen is here: its device's token is counted present at the table (once)."""
-        if self._present or self.token is None:
-            return
-        self._present = True
-        self._counted = self.token
-        table.connect(self.token)
-
-    def _count_out(self, table: Table) -> None:
-        """This screen is away (or leaves the table): the count it added goes – with the token it
-        was counted with, whatever the seat or the screen's token is by now."""
-        if self._present:
-            self._present = False
-            table.disconnect(self._counted if self._counted is not None else self.seat)
-            self._counted = None
 
     def _changed(self, table: Table) -> None:
         """Called by the table after every change: re-render in this session's task."""
@@ -402,56 +368,6 @@ class Session(Credentials):
 
     def _refresh_done(self, fut: Any) -> None:
         self._pending = False
-
-    # ---------- presence: the socket comes and goes ----------
-    _dropped = False  # on_disconnect came, and no on_connect since
-    _let_go: asyncio.TimerHandle | None = None
-
-    def _online(self) -> bool:
-        """Whether this screen has a socket now (Flet's session holds a connection, and no
-        disconnect came since the last connect)."""
-        session = self.page.session
-        return not self._dropped and session is not None and session.connection is not None
-
-    def _away_from(self, table: Table) -> None:
-        """A screen that went away while it was being set up (route() subscribed it, or counted
-        its seat present, after its disconnect): off the table's list, not present."""
-        table.unsubscribe(self._changed)
-        if table is self.table:
-            self._count_out(table)
-
-    def _let_go_later(self) -> None:
-        """A session that never sat (home, a join screen, an error, a host page without its key)
-        is let go `unseated_grace()` seconds after its socket dropped, not kept for Flet's hour:
-        nothing on it is worth keeping (a returning tab gets a new session and the same screen).
-        A seated phone, a spectator and the host keep theirs (Flet's session timeout): they come
-        back to it."""
-        self._keep()
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self._let_go = loop.call_later(unseated_grace(), self._let_go_if_never_sat)
-        if self.token is None:
-            waiting_add(id(self), self._let_go_if_never_sat)
-
-    def _keep(self) -> None:
-        waiting_remove(id(self))
-        if self._let_go is not None:
-            self._let_go.cancel()
-            self._let_go = None
-
-    def _let_go_if_never_sat(self, now: bool = False) -> None:
-        """Its grace is over (or, `now`, the budget of waiting sessions is full): end it."""
-        self._keep()
-        if self._online() or self.token is not None:
-            return
-        if self.table is not None:
-            self._away_from(self.table)
-        if now:
-            delete_now(self.page.session)
-        else:
-            expire_now(self.page.session)
 
     async def _refresh(self) -> None:
         self._pending = False
