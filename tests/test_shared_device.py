@@ -454,3 +454,51 @@ async def test_a_seat_whose_score_card_is_in_is_not_asked_again() -> None:
     assert not to_act(t.game, t.state, 0, t.legal(0)) and any(a["type"] == "score" for a in t.legal(0))
     assert to_act(t.game, t.state, 2, t.legal(2))  # (Cy's card is not in: his phone's turn)
     c.close()
+
+
+async def test_the_device_is_drawn_first_at_a_change_not_behind_every_other_screen() -> None:
+    """The device's change is its whole screen (its seat's screen → the cover and the reveal's moment):
+    told first of a change (Table.subscribe first=True), it is sent in the change's first step, not
+    after every phone's and the host's second step – the reveal reaches the table's last screen
+    sooner (benchmarks/shared_seats.py, "device locks last"). Opened last, as at a real table."""
+    from benchmarks.shared_seats import make_mixed, open_mixed, tap
+    hub = Hub(MemoryStore())
+    t, dev, phones = make_mixed(hub, "sealed_vote")
+    every, device = await open_mixed(Server(hub, "http://x"), H.new_pubsub(), t, dev, phones)
+    await H.quiet(every)
+    for s in range(6):
+        tok, seat = (phones[s], None) if s in phones else (dev, s)
+        t.request_sync(tok, {"op": "act", "action": {"type": "submit", "value": "sv.yes"}}
+                       | ({"seat": seat} if seat is not None else {}))
+        if s != 5:
+            t.request_sync(tok, {"op": "act", "action": {"type": "lock"}} | ({"seat": seat} if seat is not None else {}))
+    await H.quiet(every)
+    await tap(device, "uncover:5")
+    await H.quiet(every)
+    for c in every:
+        c.conn.watch()  # type: ignore[union-attr]
+    await t.request(dev, {"op": "act", "seat": 5, "action": {"type": "lock"}})  # the last lock: the reveal
+    await H.quiet(every)
+    assert t.state["round"]["revealed"] and S.state(device.screen).seat is None
+    first = {c.route + ("#host" if c is every[-2] else ""): c.conn.first_after for c in every}  # type: ignore[union-attr]
+    assert all(v is not None for v in first.values()), first
+    assert device.conn.first_after <= min(c.conn.first_after for c in every), first  # type: ignore[union-attr,type-var]
+    for c in every:
+        c.close()
+
+
+def test_a_listener_told_first_is_called_before_the_others() -> None:
+    hub = Hub(MemoryStore())
+    t, _, _ = _table(hub)
+    calls: list[str] = []
+    a, b, d = (lambda _t: calls.append("a")), (lambda _t: calls.append("b")), (lambda _t: calls.append("d"))
+    t.subscribe(a)
+    t.subscribe(b)
+    t.subscribe(d, first=True)
+    t.subscribe(a)  # (again: keeps its place)
+    t.notify()
+    assert calls == ["d", "a", "b"]
+    t.unsubscribe(d)
+    calls.clear()
+    t.notify()
+    assert calls == ["a", "b"]

@@ -175,8 +175,15 @@ class Table:
         return [i for i, s in enumerate(self.seats) if s["shared"]]
 
     # ---------- listeners ----------
-    def subscribe(self, cb: Callable[[Table], None]) -> None:
-        self._listeners[cb] = None
+    def subscribe(self, cb: Callable[[Table], None], first: bool = False) -> None:
+        """`cb` is called after every change. `first`: before the listeners already there – the
+        shared device, whose change is its whole screen (the cover): told first, it is drawn in the
+        first step of a change instead of behind every other screen's second step (a reveal
+        reaches the table's last screen sooner: benchmarks/shared_seats.py)."""
+        if first:
+            self._listeners = {cb: None, **{k: None for k in self._listeners if k != cb}}
+        else:
+            self._listeners[cb] = None
 
     def unsubscribe(self, cb: Callable[[Table], None]) -> None:
         self._listeners.pop(cb, None)

@@ -284,7 +284,7 @@ class Session(Credentials, Presence):
         self._dropped = False
         self._keep()
         if self.table is not None:
-            self.table.subscribe(self._changed)  # redrawn again after every change
+            self.table.subscribe(self._changed, first=self.role == "shared")  # redrawn again after every change
         if self.table is not None and follow_up(self.table) and self.role in ("phone", "shared", "display") \
                 and self.token is not None:
             await self._follow(self.table, follow_up(self.table))  # a rematch while it slept
@@ -424,7 +424,7 @@ class Session(Credentials, Presence):
             if self._closed:  # the session ended while storage was asked: nothing to follow
                 self._leave_table()
                 return
-            table.subscribe(self._changed)
+            table.subscribe(self._changed, first=self.role == "shared")  # (the device: Table.subscribe)
             if address is not None and self.token is not None and (
                     self.seat is not None or table.is_spectator(self.token) or self.role == "shared"):
                 # Found in storage only: put it into the address as well, so a session Flet
