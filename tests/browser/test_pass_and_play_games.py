@@ -407,10 +407,10 @@ async def test_quovadis_turns_and_laurel_hand_overs_with_two_shared_seats(
     await w.open("Bob")
     await w.dev.tap("Yes", exact=True)
     await w.handover("bob-voted", "All shared seats are done")
-    for ph in (cy, di):
-        if "Your vote (senators:" in await page_text(ph):
-            await tap(ph, "Yes", exact=True)
-    await see(host, "Approved with ")
+    for ph, vote in ((cy, "Yes"), (di, "No")):  # (the vote waits for every senator present)
+        await see(ph, "Your vote (senators: 1):")
+        await tap(ph, vote, exact=True)
+    await see(host, "Approved with 3 of 3 votes needed.")  # (Ann's, Bob's and Cy's senators)
     if "took a Caesar chip" in await page_text(host):  # (the chip on 1 » 8 was a Caesar chip: random)
         await w.handover("ann-caesar", "Pass to Ann")
         await w.open("Ann")
@@ -427,12 +427,11 @@ async def test_quovadis_turns_and_laurel_hand_overs_with_two_shared_seats(
     await w.note("Bob")
     await w.dev.tap("Place in 2", exact=True)
     await w.handover("bob-gave", "All shared seats are done")
-    # Cy's phone hands Bob a laurel (if it has one: a yes vote earned it) – nothing shows on the cover
-    if "Give to Bob" in await page_text(cy):
-        await fill_phone_amount(cy)
-        await tap(cy, "Give to Bob", exact=True)
-        await see(cy, "Your laurels: 0")
-        await w.handover("cy-gave-bob", "All shared seats are done")
+    # Cy's phone hands Bob the laurel its yes vote earned – nothing shows on the cover
+    await fill_phone_amount(cy)
+    await tap(cy, "Give to Bob", exact=True)
+    await see(cy, "Your laurels: 0")
+    await w.handover("cy-gave-bob", "All shared seats are done")
     # Ann and Bob look at their own screens without being asked: each sees what came to them
     await w.open("Ann")
     await w.dev.see("Hand-over from Bob – laurels: 1.")
@@ -440,6 +439,8 @@ async def test_quovadis_turns_and_laurel_hand_overs_with_two_shared_seats(
     await w.dev.tap("Done – cover")
     await w.handover("ann-looked", "All shared seats are done")
     await w.open("Bob")
+    await w.dev.see("Hand-over from Cy – laurels: 1.")
+    await w.dev.see(f"Your laurels: {bob_had}")
     await w.note("Bob")
     await w.dev.tap("Done – cover")
     await w.handover("bob-looked", "All shared seats are done")
