@@ -331,20 +331,10 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool, hero: bool 
     size = int(40 * k) if width > 1100 else 28
     big = int(BIG * k)
     head = int(HUGE * k) if hero else big  # the centre of the screen: what was asked, largest
-    flips: list[ft.Control] = []
-    for c in m.cards:
-        flips.append(ft.Semantics(
-            label=f"{m.seats[c.seat][0] if c.seat < len(m.seats) else '?'}: {c.face} {c.note}" if stage else None,
-            content=ft.AnimatedSwitcher(
-                content=card_face(m, c, stage >= 1, size if len(m.cards) <= 5 else int(size * 0.75)),
-                key=f"flip{c.seat}",
-                transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
-                reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK)))
     parts: list[ft.Control] = [ft.Text(m.title, size=head, weight=ft.FontWeight.BOLD,
                                        text_align=ft.TextAlign.CENTER if hero else None)]
-    if flips:
-        parts.append(ft.Row(flips, wrap=True, spacing=12, run_spacing=12,
-                            alignment=ft.MainAxisAlignment.CENTER if hero else ft.MainAxisAlignment.START))
+    if m.cards:  # (a component of its own: the outcome's and the steps' redraws pass the cards over)
+        parts.append(_Flips(m, stage >= 1, size if len(m.cards) <= 5 else int(size * 0.75), hero))
     if stage >= 2:
         parts += [ft.Text(line, size=big if i else size, weight=ft.FontWeight.BOLD if not i else ft.FontWeight.W_600,
                           text_align=ft.TextAlign.CENTER if hero else None)
@@ -371,6 +361,22 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool, hero: bool 
                         bgcolor=ft.Colors.SURFACE_CONTAINER_LOW, border_radius=16, padding=24 if hero else 14,
                         border=ft.Border.all(3 if hero else 2, "#e8c07a"),
                         width=min(width, 1600) if hero else None)
+
+
+@kit.component
+def _Flips(m: Moment, up: bool, size: int, hero: bool) -> ft.Control:
+    """The moment's cards, each turning over on its own switcher."""
+    flips: list[ft.Control] = []
+    for c in m.cards:
+        flips.append(ft.Semantics(
+            label=f"{m.seats[c.seat][0] if c.seat < len(m.seats) else '?'}: {c.face} {c.note}" if up else None,
+            content=ft.AnimatedSwitcher(
+                content=card_face(m, c, up, size),
+                key=f"flip{c.seat}",
+                transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
+                reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK)))
+    return ft.Row(flips, wrap=True, spacing=12, run_spacing=12,
+                  alignment=ft.MainAxisAlignment.CENTER if hero else ft.MainAxisAlignment.START)
 
 
 # ---------- where the display is shown: /display/CODE and the host's screen during play ----------
