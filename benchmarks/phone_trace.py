@@ -70,7 +70,7 @@ def breakdown(events: list[dict[str, Any]], seen_ms: float) -> dict[str, float]:
                  and e["args"].get("name") == "Renderer"}
     busy_by: collections.Counter[int] = collections.Counter()
     for e in events:
-        if e.get("pid") in renderers and e.get("name") == "RunTask" and \
+        if e.get("pid") in renderers and e.get("name") == "RunTask" and e.get("ph") == "X" and \
                 threads.get((e["pid"], e["tid"])) == "CrRendererMain":
             busy_by[e["pid"]] += e.get("dur", 0)
     pid = busy_by.most_common(1)[0][0]  # the page's renderer (not a WebUI one)
@@ -98,8 +98,9 @@ def breakdown(events: list[dict[str, Any]], seen_ms: float) -> dict[str, float]:
     res = {k: round(out.get(k, 0.0)) for k in COLUMNS}
     res["busy"] = round(sum(out.values()))
     workers = [(p, t) for (p, t), n in threads.items() if p == pid and n.startswith("DedicatedWorker")]
-    res["skwasm worker"] = round(sum(e["dur"] for e in events if (e.get("pid"), e.get("tid")) in workers
-                                     and e.get("name") == "RunTask" and t0 <= e["ts"] < end) / 1000)
+    res["skwasm worker"] = round(sum(e.get("dur", 0) for e in events if (e.get("pid"), e.get("tid")) in workers
+                                     and e.get("ph") == "X" and e.get("name") == "RunTask"
+                                     and t0 <= e.get("ts", 0) < end) / 1000)
     return res
 
 
