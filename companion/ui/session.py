@@ -47,8 +47,8 @@ class Server:
         # browser on the machine the server runs on (its connection's own address is loopback, or
         # one of `host_addresses`), never by anything the browser says of itself.
         self.host_addresses = host_addresses
-        self._tickets: dict[str, tuple[str, float, Callable[[], None] | None]] = {}  # "host on another device"
-        self._device_tickets: dict[str, tuple[str, float, Callable[[], None] | None]] = {}  # "open the shared device"
+        self._tickets = Tickets()  # "host on another device"
+        self._device_tickets = Tickets()  # "open the shared device"
 
     def join_url(self, code: str) -> str:
         return f"{self.join_base}/t/{code}"
@@ -61,45 +61,44 @@ class Server:
     def host_ticket(self, code: str, on_used: Callable[[], None] | None = None) -> str:
         """A one-time ticket that lets another device become host of table `code` (10 minutes);
         `on_used` is called when a device takes it (the host screen that showed it says so)."""
-        now = time.monotonic()
-        self._tickets = {k: v for k, v in self._tickets.items() if v[1] > now}
-        ticket = secrets.token_urlsafe(12)
-        self._tickets[ticket] = (code, now + TICKET_SECONDS, on_used)
-        return ticket
+        return self._tickets.make(code, on_used)
 
     def redeem_ticket(self, code: str, ticket: Any) -> bool:
         """True once for a ticket made for `code` that has not expired; it is used up either way."""
+        return self._tickets.redeem(code, ticket)
+
+    def device_ticket(self, code: str, on_used: Callable[[], None] | None = None) -> str:
+        """A one-time ticket that makes a browser the shared device of table `code` (pass-and-play,
+        issue 29; 10 minutes). Kept apart from the host tickets: it never makes a host."""
+        return self._device_tickets.make(code, on_used)
+
+    def redeem_device_ticket(self, code: str, ticket: Any) -> bool:
+        """True once for a shared-device ticket made for `code` that has not expired; used up either way."""
+        return self._device_tickets.redeem(code, ticket)
+
+
+class Tickets:
+    """One-time tickets of one kind: each for one table, good for TICKET_SECONDS, used up when shown."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, tuple[str, float, Callable[[], None] | None]] = {}  # ticket -> code, until, on_used
+
+    def make(self, code: str, on_used: Callable[[], None] | None = None) -> str:
+        now = time.monotonic()
+        self._open = {k: v for k, v in self._open.items() if v[1] > now}
+        ticket = secrets.token_urlsafe(12)
+        self._open[ticket] = (code, now + TICKET_SECONDS, on_used)
+        return ticket
+
+    def redeem(self, code: str, ticket: Any) -> bool:
         if not isinstance(ticket, str):
             return False
-        found = self._tickets.pop(ticket, None)
+        found = self._open.pop(ticket, None)
         ok = found is not None and found[0] == code and found[1] > time.monotonic()
         if ok and found is not None and found[2] is not None:
             try:
                 found[2]()
             except Exception:  # (the screen that showed it may be gone)
-                pass
-        return ok
-
-
-    def device_ticket(self, code: str, on_used: Callable[[], None] | None = None) -> str:
-        """A one-time ticket that makes a browser the shared device of table `code` (pass-and-play,
-        issue 29; 10 minutes). Kept apart from the host tickets: it never makes a host."""
-        now = time.monotonic()
-        self._device_tickets = {k: v for k, v in self._device_tickets.items() if v[1] > now}
-        ticket = secrets.token_urlsafe(12)
-        self._device_tickets[ticket] = (code, now + TICKET_SECONDS, on_used)
-        return ticket
-
-    def redeem_device_ticket(self, code: str, ticket: Any) -> bool:
-        """True once for a shared-device ticket made for `code` that has not expired; used up either way."""
-        if not isinstance(ticket, str):
-            return False
-        found = self._device_tickets.pop(ticket, None)
-        ok = found is not None and found[0] == code and found[1] > time.monotonic()
-        if ok and found is not None and found[2] is not None:
-            try:
-                found[2]()
-            except Exception:
                 pass
         return ok
 
