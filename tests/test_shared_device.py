@@ -502,3 +502,46 @@ def test_a_listener_told_first_is_called_before_the_others() -> None:
     calls.clear()
     t.notify()
     assert calls == ["a", "b"]
+
+
+async def test_a_turn_that_comes_while_a_seat_is_open_to_look_is_followed_by_the_cover() -> None:
+    """Quo Vadis, Ann and Bob shared: Bob opens his screen only to look (Cy's turn); when Di's move
+    makes it Ann's turn the device covers and asks for Ann. Ann opens hers to look during Cy's
+    turn, her own turn comes while it is open, she places a senator: the cover comes back by
+    itself ("Ann is done.", "Pass to Bob") – as when she was asked."""
+    hub = Hub(MemoryStore())
+    t = hub.create("quovadis", None, [dict(s) for s in SEATS], seed=4)
+    dev = t.request_sync(t.host_token, {"op": "device"})["token"]
+    phones = [t.request_sync(None, {"op": "join", "seat": i})["token"] for i in (2, 3)]
+    t.request_sync(t.host_token, {"op": "start"})
+    c = await _device(Server(hub, "http://x"), t, dev)
+    scr = c.screen
+
+    def place(seat: int) -> dict[str, Any]:  # a senator into the first committee with room
+        return next({"type": "place", "node": a["node"]} for a in t.legal(seat) if a["type"] == "place")
+
+    async def phones_play() -> None:
+        for seat, p in zip((2, 3), phones, strict=True):
+            t.request_sync(p, {"op": "act", "action": place(seat)})
+            await _settle()
+    for seat in (0, 1):  # Ann and Bob place when asked
+        assert S.to_do(t) == [seat] and S.uncover(scr, seat, S.state(scr).gen)
+        assert await S.DeviceContext(scr, seat).act(place(seat))
+        await _settle()
+        assert S.state(scr).seat is None
+    assert S.to_do(t) == [] and S.uncover(scr, 1, S.state(scr).gen)  # Bob only looks
+    await phones_play()
+    assert S.state(scr).seat is None and "Pass to Ann" in _shown(c)  # Ann's turn: Bob's screen covered
+    assert await S.DeviceContext(scr, 0).act(place(0)) is False  # (nothing acts for a covered seat)
+    assert S.uncover(scr, 0, S.state(scr).gen) and await S.DeviceContext(scr, 0).act(place(0))
+    await _settle()
+    assert S.uncover(scr, 1, S.state(scr).gen) and await S.DeviceContext(scr, 1).act(place(1))
+    await _settle()
+    assert S.to_do(t) == [] and S.uncover(scr, 0, S.state(scr).gen)  # Ann only looks, Cy's turn
+    await phones_play()
+    assert S.state(scr).seat == 0 and S.to_do(t) == [0]  # her turn came: her screen stays open
+    assert await S.DeviceContext(scr, 0).act(place(0))
+    await _settle()
+    shown = _shown(c)
+    assert S.state(scr).seat is None and "Ann is done." in shown and "Pass to Bob" in shown, shown
+    c.close()

@@ -46,7 +46,8 @@ class Shared:
 
     seat: int | None = None
     gen: int = 0  # counted up at every cover and uncover: a tap on an older cover opens nothing
-    had_turn: bool = False  # the uncovered seat had something to do when it was opened
+    had_turn: bool = False  # the uncovered seat has had something to do while it was open
+    opened_for: tuple[int, ...] = ()  # the shared seats that had something to do when it was opened
     timer: asyncio.TimerHandle | None = None
     done: str | None = None  # the name of the seat covered last because it was done (public)
     done_for: tuple[int, ...] = ()  # who had something to do then: the note holds only while that is so
@@ -110,7 +111,8 @@ def uncover(scr: Screen, seat: int, gen: int, pin_ok: bool = False) -> bool:
         return False
     st.seat = seat
     st.gen += 1
-    st.had_turn = seat in to_do(t)
+    st.opened_for = tuple(to_do(t))
+    st.had_turn = seat in st.opened_for
     st.done = None
     st.asking = None
     st.wrong = None
@@ -149,9 +151,10 @@ async def _idle_cover(scr: Screen, gen: int) -> None:
 
 
 def before_render(scr: Screen) -> None:
-    """After a change at the table: cover a seat that is done (it had something to do when it
-    was opened and has nothing now: it locked, its turn is over), or that is no longer the
-    device's (given back to a phone, another device opened)."""
+    """After a change at the table: cover a seat that is done (it had something to do while it
+    was open and has nothing now: it locked, its turn is over), a seat opened only to look when
+    another shared seat's turn comes (the cover asks for that one), or a seat that is no longer
+    the device's (given back to a phone, another device opened)."""
     st = state(scr)
     t = scr.table
     if st.seat is None:
@@ -159,8 +162,13 @@ def before_render(scr: Screen) -> None:
     if t is None or not t.is_device(scr.token) or st.seat not in t.shared_seats():
         cover(scr, redraw=False)
         return
-    if st.had_turn and st.seat not in to_do(t):
+    todo = tuple(to_do(t))
+    if st.seat in todo:  # (its turn came while it was open: the cover comes back once it is done)
+        st.had_turn = True
+    elif st.had_turn:
         cover(scr, done=t.seats[st.seat]["name"], redraw=False)
+    elif todo and todo != st.opened_for:  # opened only to look, and another shared seat's turn came
+        cover(scr, redraw=False)
 
 
 class DeviceContext(UiContext):
