@@ -2,7 +2,7 @@
 
 A *record* is one finished game, written by the store in the same transaction as the table's
 entry that finished it (companion/table/store.py `append_history`; the table decides when:
-Table._history_change) and removed again by the undo that reopens it. Its fields are documented
+companion/table/ops.py history_change) and removed again by the undo that reopens it. Its fields are documented
 in docs/HISTORY.md:
 
     id        stable game id: "<table code>-<end time in ms>-<8 hex of a hash of the result>"

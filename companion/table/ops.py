@@ -2,7 +2,8 @@
 
 An `Op` holds the entry's check (does it fit the table now? it returns the effect to make once
 the entry is stored) and the requests that make such an entry (`asks`: the request's op name →
-who may ask → the entry to submit and the reply). Adding an operation is one entry in `OPS`.
+who may ask → the entry to submit and the reply), and what it may do to a finished game's history
+record (`history_change`). Adding an operation is one entry in `OPS`.
 
 Entries (key "k"):
     create  {game, options, seed, host, seats:[{name, colour, shared?}]}
@@ -45,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.games import get as get_game
+from companion.games import spec as game_spec
 from companion.games.base import RuleError
 
 if TYPE_CHECKING:
@@ -96,6 +98,8 @@ class Op:
     check: Callable[[Table, Entry], Effect]  # raises RuleError, or returns the effect to make once stored
     asks: dict[str, dict[str, Ask]] = field(default_factory=dict)  # request op -> who may ask -> entry, reply
     after_end: bool = False  # may follow the end of the game
+    history: bool = False  # may make, change or drop the finished game's history record (history_change)
+    names: Callable[[list[str], Entry], None] | None = None  # what it does to the seats' names (the record's)
 
 
 def _seat_index(t: Table, seat: Any) -> bool:
@@ -205,6 +209,10 @@ def _ask_rename(t: Table, op: dict[str, Any], seat: int | None) -> tuple[Entry, 
     return {"k": "rename", "seat": seat, "name": op.get("name")}, {}
 
 
+def _rename_names(names: list[str], e: Entry) -> None:
+    names[e["seat"]] = clean_name(e.get("name"))
+
+
 def _free(t: Table, e: Entry) -> Effect:
     seat = e.get("seat")
     if not _seat_index(t, seat):
@@ -248,6 +256,11 @@ def _swap(t: Table, e: Entry) -> Effect:
         for key in ("token", "name", "shared", "pin"):
             sa[key], sb[key] = sb[key], sa[key]
     return commit
+
+
+def _swap_names(names: list[str], e: Entry) -> None:
+    a, b = e["a"], e["b"]
+    names[a], names[b] = names[b], names[a]
 
 
 def _share(t: Table, e: Entry) -> Effect:
@@ -387,19 +400,21 @@ OPS: dict[str, Op] = {
     "join": Op(_join, {"join": {ANYONE: _ask_join}}),
     "spectate": Op(_spectate, {"spectate": {ANYONE: _ask_spectate}}),
     "seat": Op(_seat, {"seat": {HOST: _fields("seat", "token", "seat")}}),
-    "rename": Op(_rename, {"rename": {SEAT: _ask_rename}, "host_rename": {HOST: _fields("rename", "seat", "name")}}),
+    "rename": Op(_rename, {"rename": {SEAT: _ask_rename}, "host_rename": {HOST: _fields("rename", "seat", "name")}},
+                 history=True, names=_rename_names),
     "free": Op(_free, {"free": {HOST: _fields("free", "seat")}}),
     "leave": Op(_leave, {"leave": {SEAT: _ask_leave}}),
-    "swap": Op(_swap, {"swap": {HOST: _fields("swap", "a", "b")}}),
+    "swap": Op(_swap, {"swap": {HOST: _fields("swap", "a", "b")}}, history=True, names=_swap_names),
     "share": Op(_share, {"share": {HOST: _fields("share", "seat", "shared")}}),
     "pin": Op(_pin, {"reset_pin": {HOST: lambda t, op, seat: ({"k": "pin", "seat": op.get("seat"), "pin": None}, {})},
                      "set_pin": {DEVICE: _ask_set_pin}}),
     "device": Op(_device, {"device": {HOST: _ask_device}}),
     "start": Op(_start, {"start": {HOST: _fields("start")}}),
-    "act": Op(_act, {"act": {SEAT: _ask_act, DEVICE: _ask_act}, "host_act": {HOST: _ask_act}}),
+    "act": Op(_act, {"act": {SEAT: _ask_act, DEVICE: _ask_act}, "host_act": {HOST: _ask_act}}, history=True),
     # an undo the host asks for clears a revealed round's choices (Table._undo)
-    "undo": Op(_undo, {"undo": {HOST: lambda t, op, seat: ({"k": "undo", "reveal": "clear"}, {})}}, after_end=True),
-    "end": Op(_end, {"end": {HOST: _fields("end")}}),
+    "undo": Op(_undo, {"undo": {HOST: lambda t, op, seat: ({"k": "undo", "reveal": "clear"}, {})}}, after_end=True,
+               history=True),
+    "end": Op(_end, {"end": {HOST: _fields("end")}}, history=True),
 }
 
 # request op -> who may ask -> the entry it makes (each request makes one kind of entry)
@@ -441,3 +456,39 @@ def authorise(t: Table, token: Any, request: Any) -> tuple[Entry, dict[str, Any]
     if SEAT not in who:
         raise RuleError("err.unknown_action")
     return who[SEAT](t, request, seat)
+
+
+# ---------- the history record (companion/history.py) ----------
+def _names_after(t: Table, e: Entry) -> list[str]:
+    names = [s["name"] for s in t.seats]
+    rename = OPS[e["k"]].names
+    if rename is not None:
+        rename(names, e)
+    return names
+
+
+def history_change(t: Table, e: Entry) -> dict[str, Any] | None:
+    """What the entry (validated by _prepare) does to the history record: {"op": "put" |
+    "update" | "drop", "record", "start_seq"} or None (nothing). Never raises for a game
+    whose outcome cannot be worked out (the entry goes through without a record)."""
+    k = e.get("k")
+    op = OPS.get(k) if isinstance(k, str) else None
+    if t.game is None or op is None or not op.history:
+        return None
+    try:
+        state, phase = t._after if t._after is not None else (t.state, t.phase)
+        was, now = t.finished(), t.finished(state, phase)
+        if not now:
+            return {"op": "drop"} if was else None
+        if was and op.names is None:  # (a finished game's record changes with its names only)
+            return None
+        if was and _names_after(t, e) == [s["name"] for s in t.seats]:
+            return None
+        from companion import history
+
+        sp = game_spec(t.game_id)
+        record = history.record_for(t.code, t.game_id, t.options, sp.outcome(state),
+                                    _names_after(t, e), [s["colour"] for s in t.seats], sp.rounds(state))
+    except Exception:  # a game's outcome() or rounds() that fails must not block the table
+        return None
+    return {"op": "update" if was else "put", "record": record, "start_seq": t.start_seq}

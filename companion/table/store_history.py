@@ -36,7 +36,7 @@ CREATE TABLE IF NOT EXISTS history_aliases (
 
 def history_row(change: dict[str, Any], old: dict[str, Any] | None, started: float | None,
                 now: float) -> dict[str, Any] | None:
-    """The table's history record after `change` (Table._history_change): "put" a new one (its
+    """The table's history record after `change` (ops.history_change): "put" a new one (its
     times and id stamped now), "update" the names of the one there, "drop" it (None)."""
     from companion import history
 

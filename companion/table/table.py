@@ -256,7 +256,7 @@ class Table:
         written). The one step of submit, submit_sync and load: only where the write runs differs."""
         commit = self._prepare(entry)
         seq = len(self.entries)
-        change = self._history_change(entry) if persist else None
+        change = ops.history_change(self, entry) if persist else None
 
         def write() -> None:
             if not persist:
@@ -284,39 +284,6 @@ class Table:
         if phase != "ended" and not sp.over(state):
             return False
         return sp.outcome(state) is not None
-
-    def _names_after(self, e: dict[str, Any]) -> list[str]:
-        names = [s["name"] for s in self.seats]
-        if e.get("k") == "rename":
-            names[e["seat"]] = clean_name(e.get("name"))
-        elif e.get("k") == "swap":
-            a, b = e["a"], e["b"]
-            names[a], names[b] = names[b], names[a]
-        return names
-
-    def _history_change(self, e: dict[str, Any]) -> dict[str, Any] | None:
-        """What the entry (validated by _prepare) does to the history record: {"op": "put" |
-        "update" | "drop", "record", "start_seq"} or None (nothing). Never raises for a game
-        whose outcome cannot be worked out (the entry goes through without a record)."""
-        if self.game is None or e.get("k") not in ("act", "undo", "end", "rename", "swap"):
-            return None
-        try:
-            state, phase = self._after if self._after is not None else (self.state, self.phase)
-            was, now = self.finished(), self.finished(state, phase)
-            if not now:
-                return {"op": "drop"} if was else None
-            if was and e.get("k") not in ("rename", "swap"):
-                return None
-            if was and self._names_after(e) == [s["name"] for s in self.seats]:
-                return None
-            from companion import history
-
-            sp = game_spec(self.game_id)
-            record = history.record_for(self.code, self.game_id, self.options, sp.outcome(state),
-                                        self._names_after(e), [s["colour"] for s in self.seats], sp.rounds(state))
-        except Exception:  # a game's outcome() or rounds() that fails must not block the table
-            return None
-        return {"op": "update" if was else "put", "record": record, "start_seq": self.start_seq}
 
     # ---------- validation: returns the change to make once the entry is stored ----------
     def _prepare(self, e: dict[str, Any]) -> Callable[[], None]:
