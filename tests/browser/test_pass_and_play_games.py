@@ -105,6 +105,8 @@ class Watch:
         await self.look_public()
         text = await self.dev.text()
         assert not self.leaks(text), (self.game, label, self.leaks(text), text)
+        for done in re.findall(r"(\w+) is done\.", text):  # (never "Bob is done." over "Pass to Bob")
+            assert f"Pass to {done}" not in text, (self.game, label, text)
         path = self.out / f"{self.game}-{len(self.shots):02d}-{label}.png"
         path.write_bytes(await self.dev.screenshot())
         self.shots.append(path)
