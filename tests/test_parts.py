@@ -26,6 +26,8 @@ from companion.table.hub import Hub
 from companion.table.store import MemoryStore
 from companion.ui import kit
 from companion.ui.screens import Screen, Server
+from companion.ui.views import display as D
+from companion.ui.views import moment as M
 
 
 def name_of(props: tuple[Any, ...]) -> str:
@@ -259,6 +261,9 @@ async def test_history_signed_once_per_state_and_right_after_undo(monkeypatch: A
         await t.request(t.host_token, {"op": "undo"})
     await H.quiet(clients)
     await vote([7, 8, 9], "After undo")
+    # (the game's part under a reveal's moment is drawn once the cards have turned: views/moment.Part)
+    await asyncio.sleep(M.BACKS_S + D.FLIP_S + 0.3)
+    await H.quiet(clients)
     for c in clients:
         texts = [x.value for x in walk(c.session.page.views) if isinstance(x, ft.Text)]  # type: ignore[union-attr]
         assert "Before undo" not in " ".join(texts) and "9" in texts, texts

@@ -103,8 +103,10 @@ def game_section(scr: Screen) -> tuple[tuple[Any, ...], Any] | None:
             msig, moment = _moment.drawn(scr)
 
             def phone_part() -> list[ft.Control]:
-                drawn = show(ctx)
-                return moment(drawn if isinstance(drawn, list) else [drawn])  # type: ignore[no-any-return]
+                def part() -> list[ft.Control]:  # (built by the moment once it is shown)
+                    drawn = show(ctx)
+                    return drawn if isinstance(drawn, list) else [drawn]
+                return moment(part)  # type: ignore[no-any-return]
             return ("phone", ctx.look, t.phase, shown, ctx.frozen_legal(), local, msig), phone_part
     else:
         ctx = scr.ctx(host_view=True)
@@ -115,8 +117,10 @@ def game_section(scr: Screen) -> tuple[tuple[Any, ...], Any] | None:
     fsig, wrap = _moment.after_flip(scr)
 
     def public_part() -> list[ft.Control]:
-        drawn = show(ctx)
-        return wrap(drawn if isinstance(drawn, list) else [drawn])  # type: ignore[no-any-return]
+        def part() -> list[ft.Control]:  # (built once it is shown)
+            drawn = show(ctx)
+            return drawn if isinstance(drawn, list) else [drawn]
+        return wrap(part)  # type: ignore[no-any-return]
     return ("public", ctx.look, t.phase, shown, ctx.frozen_legal(), local, fsig), public_part
 
 

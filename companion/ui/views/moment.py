@@ -14,6 +14,7 @@ first drew (a reload, a late join) is not played again.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -66,10 +67,10 @@ def drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
     lang = scr.lang
     shown = m if play else None
     # The game's part below waits for the cards too (its result list would tell the outcome
-    # before they have turned): drawn inside the moment's component, shown from its outcome on.
+    # before they have turned): drawn inside the moment's component, from its outcome on.
     # One component under one key, with or without a moment: a reveal redraws it in place, so
     # Flet sends what changed in the game's part, not the whole part again (issue 30.10).
-    return ("moment", lang, shown), lambda below: [SeatMoment(shown, lang, tuple(below), key="sm")]
+    return ("moment", lang, shown), lambda make: [SeatMoment(shown, lang, Part(make), key="sm")]
 
 
 def after_flip(scr: Screen) -> tuple[tuple[Any, ...], Any]:
@@ -87,15 +88,50 @@ def after_flip(scr: Screen) -> tuple[tuple[Any, ...], Any]:
         scr._flip_seen = seen = m.key if m is not None else None  # type: ignore[attr-defined]
     key = None if m is None or m.key == seen or not m.cards else m.key
     # One component under one key, with or without a reveal to wait for: redrawn in place.
-    return ("flip", key), lambda below: [AfterFlip(key, tuple(below), key="af")]
+    return ("flip", key), lambda make: [AfterFlip(key, Part(make), key="af")]
+
+
+class Part:
+    """A part of the screen still to be built (the game's part under a moment): built only once it
+    is shown (issue 30.10: a reveal does not build and send a result list that stays hidden while
+    the cards turn – it is built when they have turned), once per redraw of the slot (a new Part:
+    compared by identity). Until then the part last shown stays, hidden: the new one is compared
+    with it, and Flet sends what changed (a past round's line is not sent again)."""
+
+    __slots__ = ("make", "built")
+
+    def __init__(self, make: Callable[[], list[ft.Control]]) -> None:
+        self.make = make
+        self.built: list[ft.Control] | None = None
+
+    def controls(self, shown: bool, kept: Any) -> list[ft.Control]:
+        if not shown:
+            return kept.current or []  # type: ignore[no-any-return]
+        if self.built is None:
+            self.built = self.make()
+        kept.current = self.built
+        return self.built
+
+
+class _Ref:
+    __slots__ = ("current",)
+
+    def __init__(self) -> None:
+        self.current: Any = None
+
+
+def _use_ref() -> Any:
+    """The controls a component last showed (Flet's use_ref inside a render; outside one, none)."""
+    return ft.use_ref(None) if flet_fast.rendering() else _Ref()
 
 
 @kit.component
-def AfterFlip(mkey: Any, below: tuple[ft.Control, ...]) -> ft.Control:
+def AfterFlip(mkey: Any, below: Part) -> ft.Control:
     """`below`, shown once the moment's cards have turned (BACKS_S + FLIP_S, as the display's);
     at once when there is no reveal to wait for (mkey None)."""
     state, set_state = _use_state((mkey, not PLAY or not flet_fast.rendering()))
     shown = mkey is None or (state[1] if state[0] == mkey else not PLAY)
+    kept = _use_ref()
 
     async def run() -> None:
         if not PLAY or mkey is None:
@@ -103,7 +139,7 @@ def AfterFlip(mkey: Any, below: tuple[ft.Control, ...]) -> ft.Control:
         await asyncio.sleep(BACKS_S + FLIP_S)
         set_state((mkey, True))
     _use_effect(run, [mkey])
-    return ft.Column(list(below), visible=shown, tight=True)
+    return ft.Column(below.controls(shown, kept), visible=shown, tight=True)
 
 
 def _use_state(initial: Any) -> tuple[Any, Any]:
@@ -126,7 +162,7 @@ def forget(scr: Screen) -> None:
 
 
 @kit.component
-def SeatMoment(m: Moment | None, lang: str, below: tuple[ft.Control, ...] = ()) -> ft.Control:
+def SeatMoment(m: Moment | None, lang: str, below: Part | None = None) -> ft.Control:
     """The cards turn over (a face per seat: its name, its choice), then this seat's outcome in large
     type and the table's under it; a tap anywhere on it closes it. `below` (the game's part of the
     phone) is hidden until the outcome shows: no tally before the cards have turned. No moment
@@ -150,7 +186,9 @@ def SeatMoment(m: Moment | None, lang: str, below: tuple[ft.Control, ...] = ()) 
         await asyncio.sleep(HOLD_S)
         set_stage(3)
     _use_effect(run, [mkey])
-    after = ft.Column(list(below), visible=m is None or stage >= 2, tight=True)
+    ready = m is None or stage >= 2
+    kept = _use_ref()
+    after = ft.Column(below.controls(ready, kept) if below is not None else [], visible=ready, tight=True)
     if m is None:
         return ft.Column([ft.Container(visible=False), after], tight=True)
 
