@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import ServerProcess, create_table, eventually, join_phones, page_text, see, tap
+from tests.browser.helpers import ServerProcess, create_table, eventually, join_phones, see, tap
 
 SMALL = {"width": 360, "height": 760}
 
@@ -30,20 +30,49 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         s.stop()
 
 
+# Every text the phone's accessibility tree showed since `record` (as helpers.page_text reads it, on
+# each change of the tree): the moment is up for about 4 s, a loaded machine's polling can miss it.
+RECORD_JS = """() => {
+    if (window.__seen) return;
+    const seen = window.__seen = new Set();
+    let pending = false;
+    const grab = () => {
+        pending = false;
+        document.querySelectorAll('flt-semantics, flt-semantics *').forEach(n => {
+            const l = n.getAttribute && n.getAttribute('aria-label'); if (l) seen.add(l);
+        });
+        const host = document.querySelector('flt-semantics-host');
+        if (host) host.innerText.split('\\n').forEach(t => seen.add(t));
+    };
+    new MutationObserver(() => { if (!pending) { pending = true; queueMicrotask(grab); } })
+        .observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+}"""
+SEEN_JS = "() => Array.from(window.__seen || []).join('\\n')"
+
+
+async def record(phones: list[Any]) -> None:
+    """From now on each phone keeps every text its screen shows (before the reveal)."""
+    await asyncio.gather(*(ph.evaluate(RECORD_JS) for ph in phones))
+
+
 async def _reads(page: Any, needles: tuple[str, ...]) -> str | bool:
-    text = await page_text(page)
+    text = await page.evaluate(SEEN_JS)
     return text if all(n in text for n in needles) else False
 
 
 async def own_lines(phones: list[Any], lines: list[tuple[str, ...]], shot: Path) -> None:
-    """Each phone shows its own lines (while its moment is up: polled fast), none of another seat's
-    that differ from its own; the first phone's moment is saved as `shot`."""
-    texts = await asyncio.gather(*(eventually(lambda ph=ph, want=want: _reads(ph, want), timeout=30, interval=0.1)
-                                   for ph, want in zip(phones, lines, strict=True)))
+    """Each phone showed its own lines (recorded since `record`), none of another seat's that differ
+    from its own; the first phone's moment is saved as `shot`."""
+    async def mine(i: int) -> str:
+        try:
+            return str(await eventually(lambda: _reads(phones[i], lines[i]), timeout=30, interval=0.2))
+        except AssertionError:
+            raise AssertionError(f"phone {i} never showed {lines[i]}; it showed: "
+                                 f"{await phones[i].evaluate(SEEN_JS)!r}") from None
+    texts = await asyncio.gather(*(mine(i) for i in range(len(phones))))
     await asyncio.sleep(0.4)  # (the canvas paints after the accessibility tree)
     await phones[0].screenshot(path=str(shot))
     for i, text in enumerate(texts):
-        assert isinstance(text, str)
         for j, other in enumerate(lines):
             for line in other:
                 if j != i and line not in lines[i]:
@@ -63,6 +92,7 @@ async def test_lutetia_phones_read_their_cards_outcome(browser: Any, server: Any
         await see(ph, "Choose your vote card")
         await tap(ph, card, exact=True)
         await tap(ph, "Lock my card")
+    await record(phones)
     for ph, side in ((ann, "For"), (bob, "Against"), (cy, "For")):
         await see(ph, "Do you vote for or against space 2?")
         await tap(ph, side, exact=True)
@@ -86,6 +116,7 @@ async def test_lutece_phones_read_what_they_took(browser: Any, server: Any, shot
     await add(anna, 2, "A", 2)
     await add(bert, 1, "A", 1)
     await lock(anna)
+    await record([anna, bert])
     await lock(bert, last=True)  # the last lock reveals
     # A: Anna's 2 beats Bert's 1 and she pays its cost of 2; Bert takes I alone
     await own_lines([anna, bert], [("You take A for 2 gold",), ("Anna outbid you for A", "You take I for 0 gold")],
@@ -104,6 +135,7 @@ async def test_quovadis_phones_read_their_ballot(browser: Any, server: Any, shot
         await tap(ph, "Place in 1", exact=True)
     await see(ann, "Your turn")
     await tap(ann, "1 » 8")
+    await record(phones)
     await tap(bob, "Yes", exact=True)
     await tap(cy, "No", exact=True)
     # every vote in committee 1 is needed: Cy's No stops Ann's senator
