@@ -25,6 +25,7 @@ from tests.browser.helpers import (
     text_with,
 )
 from tests.browser.test_display import TV, open_display
+from tests.browser.test_phone_moments import _reads, record
 
 OUT = Path(os.environ.get("COMPANION_TEST_SHOTS", "/tmp/companion-test-shots"))
 NAMES = ["Ann", "Bob", "Zoë"]
@@ -41,13 +42,15 @@ async def test_display_follows_end_and_play_again(browser: Any, server: Any, sho
     await tap(host, "Start")
     tv = await open_display(table.ctx, server.base, old)
     await see(tv, "Waiting for Ann, Bob and Zoë…")
+    await record(phones[:1])
     for ph, choice in zip(phones, ["Tacos", "Tacos", "Pizza"], strict=True):
         await tap(ph, choice, exact=True)
         await tap(ph, "Lock my choice")
-    await see(tv, "Tally: Tacos: 2  ·  Pizza: 1")
-    await see(phones[0], "Your Tacos – 2 of 3 chose it")  # (the phone's moment: "Tacos" on its card)
-    await asyncio.sleep(0.6)
+    # the phone's moment ("Tacos" on its card): up for a few seconds, recorded as it shows
+    await eventually(lambda: _reads(phones[0], ("Your Tacos – 2 of 3 chose it",)), timeout=30, interval=0.2)
+    await asyncio.sleep(0.4)
     await phones[0].screenshot(path=str(shots / "moment-tacos-phone-360.png"))
+    await see(tv, "Tally: Tacos: 2  ·  Pizza: 1")
 
     # the moment: its question is the headline, large, in the middle of the screen – across and down
     for size in (TV, {"width": 1280, "height": 800}):
