@@ -36,9 +36,9 @@ A game is a module-level object (usually a module) exposing:
                                                   action that revealed a round then reopens it with every
                                                   choice cleared (GameSpec.undo_reveal)
     ANYTIME: frozenset[str]                       optional: action types a seat may take at any time
-                                                  (Quo Vadis' laurel gifts): nobody waits for them
+                                                  (a game's gifts between seats): nobody waits for them
     answered(state, seat) -> bool                 optional: the seat has answered what this phase asks
-                                                  of it and may only correct it (Lutèce's score card,
+                                                  of it and may only correct it (a score card already
                                                   sent): nobody waits for it. With ANYTIME it decides
                                                   `to_act` – a phone's turn mark, the shared device's cover
 
