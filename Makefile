@@ -23,10 +23,12 @@ run: $(VENV)/.installed
 	$(BIN)/companion $(ARGS)
 
 ## make test: set up, then run every test (rules, table, printing, browser tests in headless Chromium);
-## writes nothing into the tree (screenshots go to pytest's scratch folder)
+## writes nothing into the tree (screenshots go to pytest's scratch folder). The tests without a browser run
+## on two workers (pytest-xdist), the browser tests one at a time after them
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check companion tests
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --ignore=tests/browser $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests/browser $(PYTEST_ARGS)
 
 ## make screenshots: the documentation's pictures, docs/screenshots/*.png, from the browser tests that
 ## take them (marker "screenshots"); look at them (git diff) before committing
