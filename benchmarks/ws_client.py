@@ -48,16 +48,19 @@ class RawPhone:
     """One tab. `await RawPhone(url, "/t/CODE", prefs).open()`; `close()` or `drop()` to leave."""
 
     def __init__(self, ws_url: str, route: str, prefs: dict[str, Any] | None = None,
-                 source: str | None = None, session_id: str | None = None) -> None:
+                 source: str | None = None, session_id: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         self.ws_url = ws_url
         self.route = route
         self.prefs = prefs if prefs is not None else {}
         self.source = source
         self.session_id = session_id
+        self.headers = headers or {}  # of the handshake (e.g. the page's boot cookie, companion/ui/boot.py)
         self.ws: Any = None
         self.controls: dict[int, dict[str, Any]] = {}  # every control dict sent, by its id ("_i")
         self.texts: list[tuple[float, str]] = []  # (arrival, string) of every string in a patch
         self.patches = 0
+        self.received: list[tuple[float, int, int]] = []  # (arrival, action, bytes) of every message
         self._changed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
@@ -68,6 +71,8 @@ class RawPhone:
                               "compression": None}
         if self.source:
             kw["local_addr"] = (self.source, 0)
+        if self.headers:
+            kw["additional_headers"] = self.headers
         self.ws = await websockets.connect(self.ws_url, **kw)
         return self
 
@@ -89,6 +94,7 @@ class RawPhone:
                     continue
                 action, body = msgpack.unpackb(raw[1:], strict_map_key=False)
                 now = time.perf_counter()
+                self.received.append((now, action, len(raw)))
                 if action == REGISTER:
                     self.session_id = body.get("session_id") if isinstance(body, dict) else body[0]
                     self._index(body)

@@ -48,7 +48,7 @@ def test_the_page_carries_the_script_unless_switched_off(monkeypatch: pytest.Mon
         html = c.get("/t/ABCD", headers={"Accept": "text/html"}).text
         assert html.count(f'"{boot.COOKIE}="') == 1 and "flutter." in html
         assert "history.replaceState" in html  # the stored token into the address
-        assert html.index(boot.COOKIE) < html.index("python.js")  # before any of Flet's scripts
+        assert html.index(boot.COOKIE) < html.index("var flet")  # before any of Flet's scripts
     monkeypatch.setenv("COMPANION_BOOT_COOKIE", "0")
     with app_client() as c:
         assert boot.COOKIE not in c.get("/t/ABCD", headers={"Accept": "text/html"}).text
@@ -196,3 +196,35 @@ def test_the_socket_handshake_hands_the_cookie_to_the_session() -> None:
             asked = [m[1]["name"] for m in seen if m[0] == MessageAction.INVOKE_METHOD.value]
             assert asked == ["push_route"], asked  # the token and language came with the handshake
             assert "P1" in str(seen)  # the seat screen, drawn before the address changed
+
+
+async def test_the_storage_service_comes_when_first_used_and_on_the_sessions_own_page(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phone drawn from the cookie registers no storage service at start (one socket message
+    fewer before a slow phone's first screen, issue 31.4); used later – even from code running in
+    another session's context, as inside a pubsub callback, where `ft.context.page` is the
+    sender's page – it is registered on this session's own page."""
+    from flet.controls.context import _context_page
+
+    t, tokens, server = _table()
+    other, _ = await _open(server, f"/t/{t.code}?s={tokens[0]}", {},
+                           Boot("en", "en", f"seat:{t.code}", tokens[0]), monkeypatch)
+    c, log = await _open(server, f"/t/{t.code}?s={tokens[1]}", {f"seat:{t.code}": tokens[1], "sound:phone": "on"},
+                         Boot("en", "en", f"seat:{t.code}", tokens[1]), monkeypatch)
+    scr = c.screen
+
+    def services(page: Any) -> list[str]:
+        return [type(s).__name__ for s in page._services._services]
+
+    assert services(scr.page) == [] and _asked(log) == []
+    assert b"SharedPreferences" not in b"".join(_patches(log))
+    mark = _context_page.set(other.screen.page)  # (the sender's page, as in a pubsub callback)
+    try:
+        assert await scr._get("sound:phone") == "on"
+    finally:
+        _context_page.reset(mark)
+    assert services(scr.page) == ["SharedPreferences"] and _asked(log) == ["get"]
+    assert "SharedPreferences" not in services(other.screen.page)
+    assert scr.prefs is scr.prefs  # made once
+    c.close()
+    other.close()

@@ -117,7 +117,7 @@ class Session(Credentials, Presence):
         # the client can overwrite): its address and the host-key cookies of its handshake.
         self.conn = boot.conn()
         self.launcher: ft.UrlLauncher | None = None
-        self.prefs = ft.SharedPreferences()
+        self._prefs: ft.SharedPreferences | None = None  # made when first used (`prefs`)
         self.lang = "en"
         self.role = "loading"
         self.table: Table | None = None
@@ -136,6 +136,22 @@ class Session(Credentials, Presence):
         self._defer_go = False  # start() draws the first screen itself, then moves to `_deferred`
         self._stored: dict[str, Any] = {}  # what the browser's storage is known to hold (boot cookie)
         self._deferred: str | None = None
+
+    @property
+    def prefs(self) -> ft.SharedPreferences:
+        """The browser's storage (Flet's SharedPreferences service), made when first used.
+
+        Not at session start: registering the service is a socket message of its own, and a phone
+        drawn from the boot cookie asks its storage nothing before its first screen (issue 31.4:
+        one message fewer before a slow phone's first screen). Registered on this session's own
+        page whatever the caller's context: a service made the usual way registers on
+        `ft.context.page`, which is the *sender's* page inside a pubsub callback (the chime's
+        storage read runs in one, ui/sound.py)."""
+        if self._prefs is None:
+            prefs = contextvars.Context().run(ft.SharedPreferences)  # (no page in that context)
+            self.page._services.register_service(prefs)
+            self._prefs = prefs
+        return self._prefs
 
     # ---------- what the screen provides ----------
     def render(self, force: bool = False) -> None:
@@ -218,7 +234,9 @@ class Session(Credentials, Presence):
         """
         if key in self._prefetched:
             return self._prefetched.pop(key)
-        fut = asyncio.ensure_future(self.prefs.get(key))
+        async def ask() -> Any:
+            return await self.prefs.get(key)  # (registering the service may fail too: in the future)
+        fut = asyncio.ensure_future(ask())
         self._asks.add(fut)
         fut.add_done_callback(self._asks.discard)
         try:
