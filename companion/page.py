@@ -68,6 +68,11 @@ MANIFEST_COLOURS = {"theme_color": "#8d5524", "background_color": "#fff8f5"}
 WS_ENDPOINT = re.compile(r'flet\.webSocketEndpoint="[^"]*";')
 LOADING_IMG = re.compile(r'<img src="([^"]*icons/loading-animation\.png)"[^>]*>')
 PAGE_REF = re.compile(r'\b(src|href)="([A-Za-z0-9_][A-Za-z0-9_./-]*)"')
+# Flet's `python.js` (jsConnect/jsSend: the bridge to a Pyodide worker) is a parser-blocking
+# script in <head>, used only by a page whose Python runs in the browser: a request on a first
+# join and a main-thread task on every load for nothing on a page served by this server.
+PYTHON_JS = re.compile(r'\s*<script src="[^"]*\bpython\.js"></script>')
+NOT_PYODIDE = re.compile(r"flet\.pyodide\s*=\s*false\s*;")
 # Started by the page itself instead of three hops later (index.html → flutter_bootstrap.js →
 # main.dart.mjs → main.dart.wasm; fonts only once the wasm runs): the files of the build Flutter's
 # loader will pick – the same tests as flutter_bootstrap.js (WasmGC + a Chromium engine → dart2wasm
@@ -233,19 +238,22 @@ class Page:
             # for neither again; see own_colours)
             return f'{m.group(1)}="{pre}{ref}"' if self.served(ref) or ref == MANIFEST.lstrip("/") else m.group(0)
         html = PAGE_REF.sub(local, html)
+        if NOT_PYODIDE.search(html):
+            html = PYTHON_JS.sub("", html, count=1)
         if self.preload:
             tags = self.static_preloads(html, ua)
             script = PRELOAD_JS % {"base": json.dumps(pre), "fonts": json.dumps(self.fonts),
                                    "static": json.dumps([p for p, _ in tags])}
-            at = html.find(f'<script src="{pre}python.js"')
+            at = html.find(f'<script src="{pre}python.js"')  # (a Pyodide page's first script)
             at = at if at >= 0 else html.find("</head>")
             if at >= 0:
                 html = html[:at] + script + html[at:]
             links = "".join(f'<link rel="modulepreload" href="{pre}{p}">' if kind is None else
                             f'<link rel="preload" href="{pre}{p}" as="{kind}" crossorigin="anonymous">'
                             for p, kind in tags)
-            # after the page's first script (a parser-blocking one: asked for first, before the
-            # megabytes; the preload scanner reads on past it while it loads)
+            # after a Pyodide page's python.js (a parser-blocking script: asked for first, before
+            # the megabytes; the preload scanner reads on past it while it loads), else at the end
+            # of <head> (this server's pages have no such script, PYTHON_JS)
             after = re.search(r'<script src="[^"]*python\.js"></script>', html) or re.search(r"</head>", html)
             if links and after:
                 at = after.end() if after.group(0).startswith("<script") else after.start()

@@ -62,4 +62,4 @@ def test_every_page_runs_it_first() -> None:
         for path in ("/", "/t/ABCD", "/host/ABCD"):
             html = c.get(path, headers={"Accept": "text/html"}).text
             assert html.count("getCanonicalLocales") == 1, path
-            assert html.index("getCanonicalLocales") < html.index(boot.COOKIE) < html.index("python.js")
+            assert html.index("getCanonicalLocales") < html.index(boot.COOKIE) < html.index("var flet")

@@ -113,7 +113,7 @@ def test_versioned_files_are_immutable_and_the_page_points_at_them(client: TestC
     v = _version(client)
     r = client.get("/t/ABCD", headers={"Accept": "text/html", "Accept-Encoding": "gzip"})
     assert r.headers["content-encoding"] == "gzip"
-    for ref in ("python.js", "flutter_bootstrap.js", "favicon.png", "icons/loading-animation.png"):
+    for ref in ("flutter_bootstrap.js", "favicon.png", "icons/loading-animation.png"):
         assert f'"/v/{v}/{ref}"' in r.text
     assert f'href="/v/{v}/manifest.json"' in r.text  # Flet's patched copy, versioned too
     wasm = client.get(f"/v/{v}/main.dart.wasm", headers={"Accept-Encoding": "gzip"})
@@ -163,13 +163,29 @@ def test_page_preloads_the_boot_files_of_both_builds_and_the_fonts(client: TestC
     v = _version(client)
     html = client.get("/t/ABCD", headers={"Accept": "text/html"}).text
     head = html[:html.index("</head>")]
-    assert head.index("modulepreload") < head.index(f'<script src="/v/{v}/python.js"')  # before the first script
+    assert "modulepreload" in head and "<script src=" not in head  # (no script the parser waits for)
     for f in ("main.dart.wasm", "main.dart.mjs", "skwasm", "skwasm_heavy", "main.dart.js", "canvaskit.wasm",
               "assets/FontManifest.json", "assets/fonts/MaterialIcons-Regular.otf", "assets/fonts/roboto.woff2"):
         assert f in head
     for name in re.findall(r'"(assets/[^"]+)"', head):
         assert client.get(f"/v/{v}/{name}").status_code == 200
     assert "KaTeX" not in head and "Cupertino" not in head
+
+
+def test_the_page_loads_no_pyodide_bridge(client: TestClient, tmp_path: Path) -> None:
+    """Flet's python.js (the bridge to a Python running in the browser, Pyodide) was a
+    parser-blocking script in every page's <head>: a request on a first join and a main-thread task
+    at every load of a slow phone for nothing (issue 31.4). A Pyodide page keeps it."""
+    v = _version(client)
+    for path in ("/", "/t/ABCD", "/host/ABCD"):
+        html = client.get(path, headers={"Accept": "text/html"}).text
+        assert not re.search(r"<script[^>]*python(-worker)?\.js", html), path
+        assert "flet.pyodide = false;" in html  # (what says so)
+        assert f'<script src="/v/{v}/flutter_bootstrap.js" async></script>' in html  # Flutter's loader stays
+    mw = WebFront(lambda *a: None, [web_dir()], tmp_path / "c")  # type: ignore[arg-type, return-value]
+    page = '<html><head><script>flet.assetBase="/";flet.pyodide = %s;</script><script src="python.js"></script></head></html>'
+    assert "python.js" not in mw.page.rewrite(page % "false")
+    assert f'<script src="/v/{mw.version}/python.js"></script>' in mw.page.rewrite(page % "true")
 
 
 def test_version_changes_with_the_files(tmp_path: Path) -> None:
