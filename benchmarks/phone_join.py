@@ -43,7 +43,8 @@ whole Material icon font instead of the app's subset (COMPANION_ICON_SUBSET=0); 
 client's two big files gzipped by zlib instead of the committed zopfli copies
 (COMPANION_PRECOMPRESSED=0); `scriptpreload`
 = no <link> preload tags (COMPANION_PRELOAD_TAGS=0); `previous` = both off (the state before
-them).
+them); `ours@DIR` = ours run from another source tree (e.g. `git archive <commit> | tar -x -C DIR`):
+a change and the code before it in the same run, interleaved.
 
 Besides the wall clock, every visit records a timeline in the page's own clock
 (performance.now(), ms): the first request, when main.dart.wasm / skwasm.wasm have arrived,
@@ -90,12 +91,12 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, argv: list[str], env: dict[str, str], port: int, log: Path) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str], port: int, log: Path, cwd: Path = ROOT) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         e = {**os.environ, "FLET_FORCE_WEB_SERVER": "true", "PYTHONUNBUFFERED": "1", **env}
         e.pop("DISPLAY", None)
-        self.proc = subprocess.Popen(argv, cwd=ROOT, env=e, stdout=open(log, "ab"), stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(argv, cwd=cwd, env=e, stdout=open(log, "ab"), stderr=subprocess.STDOUT)
         deadline = time.time() + 90
         while time.time() < deadline:
             if self.proc.poll() is not None:
@@ -556,7 +557,11 @@ def variants(kinds: list[str], renderers: list[str], encodings: list[str]) -> li
             continue
         for r in renderers:
             for e in encodings:
-                if kind == "before":
+                if kind.startswith("ours@"):  # the app of another source tree (the code before a change)
+                    tree = kind.split("@", 1)[1]
+                    out.append({"name": f"companion {r} {e} @{Path(tree).name}", "kind": "ours", "renderer": r,
+                                "enc": e, "env": {}, "cwd": tree})
+                elif kind == "before":
                     out.append({"name": f"companion {r} {e}, revalidated, no preload (before)", "kind": "ours",
                                 "renderer": r, "enc": e, "env": dict(BEFORE)})
                 elif kind == "nopreload":  # versioned URLs and warm imports, but no preloads
@@ -597,7 +602,7 @@ def start(v: dict[str, Any], work: Path, i: int) -> tuple[Server, str, str, str,
                   "--data-dir", str(data), "--public-url", f"http://127.0.0.1:{port}", "--no-browser"],
                  {"COMPANION_WEB_RENDERER": v["renderer"], **v["env"],
                   **({} if v["enc"] == "default" else {"COMPANION_STATIC_ENCODINGS": v["enc"]})},
-                 port, work / f"server-{i}.log")
+                 port, work / f"server-{i}.log", Path(v.get("cwd") or ROOT))
     from companion.web import available_encoders
 
     for enc in (available_encoders() if v["enc"] == "default" else [v["enc"]]):

@@ -62,8 +62,10 @@ OTHER = "other (task overhead)"
 COLUMNS = [k for k, _ in KINDS] + [OTHER]
 
 
-def breakdown(events: list[dict[str, Any]], seen_ms: float) -> dict[str, float]:
-    """The page's main thread from its navigation to `seen_ms` (page clock), in ms per kind."""
+def breakdown(events: list[dict[str, Any]], seen_ms: float, since_ms: float | None = None) -> dict[str, float]:
+    """The page's main thread from its navigation to `seen_ms` (page clock), in ms per kind; and
+    `busy after first frame`, its tasks from `since_ms` (Flutter's first frame) to `seen_ms`: the
+    first screen's own cost (the socket's messages, their widgets), which stock's hello page lacks."""
     threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
                if e.get("ph") == "M" and e.get("name") == "thread_name"}
     renderers = {e["pid"] for e in events if e.get("ph") == "M" and e.get("name") == "process_name"
@@ -97,6 +99,11 @@ def breakdown(events: list[dict[str, Any]], seen_ms: float) -> dict[str, float]:
         out[kinds[i]] += max(0.0, min(e["dur"], end - e["ts"]) - child[i]) / 1000
     res = {k: round(out.get(k, 0.0)) for k in COLUMNS}
     res["busy"] = round(sum(out.values()))
+    if since_ms is not None:
+        start = t0 + since_ms * 1000
+        res["busy after first frame"] = round(sum(
+            max(0.0, min(e["ts"] + e["dur"], end) - max(e["ts"], start)) for e in xs
+            if e["name"] == "RunTask" and e["ts"] + e["dur"] > start) / 1000)
     workers = [(p, t) for (p, t), n in threads.items() if p == pid and n.startswith("DedicatedWorker")]
     res["skwasm worker"] = round(sum(e.get("dur", 0) for e in events if (e.get("pid"), e.get("tid")) in workers
                                      and e.get("ph") == "X" and e.get("name") == "RunTask"
@@ -147,7 +154,9 @@ async def traced_visit(pw: Any, chromium: str, profile: Path, url: str, ready: s
         trace = json.loads(raw)
         events = trace["traceEvents"] if isinstance(trace, dict) else trace
         seen = float(timeline.get("seen") or seconds * 1000)
-        out = {"seconds": round(seconds, 2), "wall": round(seen), **breakdown(events, seen),
+        ff = timeline.get("first_frame")
+        out = {"seconds": round(seconds, 2), "wall": round(seen),
+               **breakdown(events, seen, float(ff) if isinstance(ff, (int, float)) else None),
                "timeline": {k: round(v) if isinstance(v, float) else v for k, v in timeline.items()}}
         if then_click:
             await page.get_by_role("button", name=re.compile(then_click)).first.click()
@@ -182,7 +191,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     profile = Path(tempfile.mkdtemp(prefix="trace-phone-"))
                     try:
                         name = vs[i]["name"]
-                        tag = f"{'stock' if vs[i]['kind'] == 'stock' else 'ours'}-{rnd}"
+                        tag = f"{'stock' if vs[i]['kind'] == 'stock' else 'ours'}{i}-{rnd}"
                         f = await traced_visit(pw, chromium, profile, url, first_ready, args.cpu, args.mbit,
                                                args.latency, click, return_ready, keep, f"{tag}-first")
                         r = await traced_visit(pw, chromium, profile, url, return_ready, args.cpu, args.mbit,
@@ -191,8 +200,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         shutil.rmtree(profile, ignore_errors=True)
                     results[(name, "first")].append(f)
                     results[(name, "return")].append(r)
-                    print(f"   {name}: first {f['wall']} ms (busy {f['busy']}) · return {r['wall']} ms "
-                          f"(busy {r['busy']}) · load {pj.load()}", flush=True)
+                    print(f"   {name}: first {f['wall']} ms (busy {f['busy']}, after 1st frame "
+                          f"{f.get('busy after first frame')}) · return {r['wall']} ms (busy {r['busy']}, after "
+                          f"{r.get('busy after first frame')}) · load {pj.load()}", flush=True)
     finally:
         for srv, *_ in servers:
             srv.stop()
@@ -202,6 +212,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         row: dict[str, Any] = {"variant": name, "visit": visit, "wall": median([x["wall"] for x in xs]),
                                "busy": median([x["busy"] for x in xs])}
         row.update({k: median([x[k] for x in xs]) for k in COLUMNS + ["skwasm worker"]})
+        after = [x["busy after first frame"] for x in xs if x.get("busy after first frame") is not None]
+        row["busy after first frame"] = median(after) if after else None
         rows.append(row)
     return {"rows": rows, "raw": {f"{k[0]} {k[1]}": v for k, v in results.items()}}
 
