@@ -80,3 +80,38 @@ async def test_a_reveal_sends_each_screen_what_changed_not_the_screen_again(
     for c in clients:
         c.close()
     await asyncio.sleep(0)
+
+
+async def test_a_reveal_sends_a_phone_its_moment_first_and_the_part_under_it_once_shown(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the reveal a phone is sent the moment's backs and title only: the result list under it stays
+    hidden while the cards turn, so it is built and sent when they have turned (views/moment.Part), not
+    at the reveal – here the cards do not turn during the test (BACKS_S is long)."""
+    monkeypatch.setattr(M, "BACKS_S", 60.0)
+    hub = Hub(MemoryStore())
+    server = Server(hub, "http://test")
+    t, tokens = H.make_table(hub, PHONES)
+    clients = await H.open_table(server, H.new_pubsub(), t, tokens, host=True)
+    phones = clients[:PHONES]
+    monkeypatch.setattr(M, "PLAY", False)  # the past rounds: drawn at once
+    for rnd in range(ROUNDS):
+        await _round(t, tokens, rnd)
+        await H.quiet(clients, idle=0.02)
+    monkeypatch.setattr(M, "PLAY", True)
+    await _round(t, tokens, ROUNDS, last_lock=False)
+    await H.quiet(clients, idle=0.02)
+    before = [c.conn.bytes for c in phones if c.conn is not None]
+    await t.request(tokens[-1], {"op": "act", "action": {"type": "lock"}})  # the reveal
+    await H.quiet(clients, idle=0.05)
+    for c, b in zip(phones, before, strict=True):
+        assert c.conn is not None
+        size = c.conn.bytes - b
+        fresh = H.Client(server, c.route, dict(c.prefs))
+        await fresh.open(H.new_pubsub())
+        await H.quiet([fresh], idle=0.02)
+        assert fresh.conn is not None
+        assert size < fresh.conn.bytes * 0.1, (c.route, size, fresh.conn.bytes)
+        fresh.close()
+    for c in clients:
+        c.close()
+    await asyncio.sleep(0)
