@@ -132,7 +132,9 @@ def moment(ctx: UiContext) -> Moment | None:
     lines: tuple[str, ...] = ()
     if out and v.get("phase") not in ("vote", "reveal"):
         head = ctx.t("lutetia.ui.outcome_yes") if out["approved"] else ctx.t("lutetia.ui.outcome_no")
-        lines = (f"{head}: {ctx.msg(out['reason'])}",
+        reason = ctx.msg(out["reason"])  # a count or a tie says its verdict itself: "40 for, 20 against: approved."
+        lines = (reason if out["reason"]["key"].startswith(("lutetia.reason.count_", "lutetia.reason.tie"))
+                 else f"{head}: {reason}",
                  ctx.t("display.lt.to", space=out["to"]) if out["approved"] else ctx.t("display.lt.stays"))
     return Moment(f"lt{n}", ctx.t("display.lt.reveal"), tuple(cards), lines,
                   seats=tuple((s["name"], s["colour"]) for s in ctx.table.seats),
