@@ -100,6 +100,18 @@ class Drawn:
     frames = 0
 
 
+@dataclass
+class Parts:
+    """What the frame being built holds, as the views say while they draw it (a new one each frame):
+    Screen.render redraws these parts on their own after a change at the table."""
+    game: bool = False  # the game's part, in its slot (views/common.game_live)
+    seats: bool = False  # the seat list (views/seats.seat_part) ...
+    seats_host: bool = False  # ... the host's, with its buttons
+    display: bool = False  # the table display (views/display.display_live) ...
+    display_host: bool = False  # ... beside the host's panel
+    full: bool = False  # the body fills the window (no page scroll): the display's layouts
+
+
 class Screen(Session):
     """What a session shows: the home, host, phone, spectator and join screens (companion/ui/views/)."""
 
@@ -108,19 +120,15 @@ class Screen(Session):
         self._sig: Shown | None = None
         self._drawn = Drawn()
         self._slot = kit.Slot()  # the game's part of the screen: redrawn first (see render)
-        self._slot_in_tree = False
         self._seat_slot = kit.Slot()  # the seat list: redrawn on its own too
         self._row_slots: dict[int, kit.Slot] = {}  # each seat's row in it: redrawn on its own
         self._turn_slot = kit.Slot()  # a phone's "your turn" banner: redrawn on its own too
-        self._seats_shown = b""  # what the seat list showed around its rows when last drawn whole
-        self._seats_in_tree = False
-        self._seats_host = False
+        self.seats_shown: Any = b""  # what the seat list showed around its rows when last drawn whole (views/seats.py)
+        self.turn_was: bool | None = None  # whether it was this seat's turn at the last change (views/phone.feel_turn)
+        self.parts = Parts()  # what the frame being built holds: the views say so as they draw it
         self._frame: Frame | None = None  # what the screen's frame (all but the two slots) showed when last built
         self._join_field: ft.TextField | None = None
         self._display_slot = kit.Slot()  # the table display (views/display.py): redrawn on its own
-        self._display_in_tree = False
-        self._display_host = False
-        self._full = False  # the body fills the window (no page scroll): the display's layouts
         self._width_class = 0
 
     def mount(self) -> None:
@@ -132,7 +140,7 @@ class Screen(Session):
         w = round(float(getattr(self.page, "width", None) or 0) / 160)
         if w != self._width_class:
             self._width_class = w
-            if self._display_in_tree:
+            if self.parts.display:
                 self.render(force=True)
 
     def _new_route(self) -> None:
@@ -195,7 +203,6 @@ class Screen(Session):
     host_moves_card = _common.host_moves_card
     undo_words = _common.undo_words_of
     undo_card = _common.undo_card
-    _local_sig = _common._local_sig
     confirm = _common.confirm
     home = _home.home
     old_tables = _home.old_tables
@@ -206,7 +213,6 @@ class Screen(Session):
     print_card = _host.print_card
     can_reveal = _host.can_reveal
     host_controls = _host.host_controls
-    _host_link_used = _host._host_link_used
     show_host_link = _host.show_host_link
     submitted_sets = _seats.submitted_sets
     seat_section = _seats.seat_section
@@ -252,7 +258,7 @@ class Screen(Session):
         self._sig = sig
         _phone.feel_turn(self)  # the phone's title (and buzz) when its turn begins or ends
         _sound.after_change(self)  # a chime at a new reveal, where the screen's sound is on (ui/sound.py)
-        if force or not self._slot_in_tree:
+        if force or not self.parts.game:
             self._bump()
             return
         section = self.game_section()
@@ -261,15 +267,15 @@ class Screen(Session):
             return
         _phone.redraw_turn(self)  # the banner comes or goes with the game's part
         _display.redraw_controls(self)  # the host's buttons in play (a reveal takes "Reveal now" away)
-        if self._display_in_tree and self.table is not None:
-            host_panel = self._display_host
+        if self.parts.display and self.table is not None:
+            host_panel = self.parts.display_host
             dsig = _display.display_sig(self, host_panel)
             if dsig != self._display_slot.shown and not self._display_slot.redraw(
                     dsig, lambda: _display.display(self, _display.display_width(self, host_panel), host_panel)):
                 self._bump()
                 return
-        if self._frame_signature() == self._frame and (self._seats_in_tree or self._full):
-            if self._seats_in_tree:  # (the host's display in play shows the seat list in its admin panel only)
+        if self._frame_signature() == self._frame and (self.parts.seats or self.parts.full):
+            if self.parts.seats:  # (the host's display in play shows the seat list in its admin panel only)
                 asyncio.get_running_loop().call_soon(self._redraw_seats)
         else:
             asyncio.get_running_loop().call_soon(self._bump)
@@ -277,12 +283,12 @@ class Screen(Session):
     def _redraw_seats(self) -> None:
         """The seat list again if it changed: only the rows that changed when all around them
         is unchanged (a seat chose, locked or woke up: one row on each screen), else the list."""
-        if self.table is None or not self._seats_in_tree:  # the screen has changed since
+        if self.table is None or not self.parts.seats:  # the screen has changed since
             return
-        seats = self.seat_section(self._seats_host)
+        seats = self.seat_section(self.parts.seats_host)
         if seats.sig == self._seat_slot.shown:
             return
-        if seats.around == self._seats_shown and len(seats.rows) == len(self._row_slots):
+        if seats.around == self.seats_shown and len(seats.rows) == len(self._row_slots):
             slots = self._row_slots
             if all(slots[i].on_screen() for i in range(len(seats.rows))):
                 for i, (sig, fn) in enumerate(seats.rows):
@@ -317,10 +323,7 @@ class Screen(Session):
 
     def build(self) -> ft.Control:
         body: list[ft.Control]
-        self._slot_in_tree = False
-        self._seats_in_tree = False
-        self._display_in_tree = False
-        self._full = False
+        self.parts = Parts()
         self._frame = self._frame_signature()
         try:
             if self.role == "loading":
@@ -347,7 +350,7 @@ class Screen(Session):
             body = [kit.card(ft.Text(self.t("ui.err.render"), size=18, color=ft.Colors.RED_700),
                              ft.Text(type(ex).__name__, size=12))]
         top = self.top_bar()
-        if self._full:  # the host's display and panel: each scrolls on its own, the window does not
+        if self.parts.full:  # the host's display and panel: each scrolls on its own, the window does not
             return ft.SafeArea(content=ft.Column(
                 [top, ft.Container(content=body[0], expand=True, padding=ft.Padding.symmetric(horizontal=14, vertical=8))],
                 spacing=0, expand=True, key=f"page:{urlparse(self._route).path}"), expand=True)

@@ -85,7 +85,7 @@ def game_section(scr: Screen) -> tuple[tuple[Any, ...], Any] | None:
         return None
     mod = game_screens(t.game_id)
     ended = t.phase == "ended"
-    local = kit.freeze(scr._local_sig())
+    local = kit.freeze(local_sig(scr))
     if scr.role == "phone":
         scr.seat = t.seat_of(scr.token)
         if scr.seat is None:
@@ -127,7 +127,7 @@ def game_section(scr: Screen) -> tuple[tuple[Any, ...], Any] | None:
 def game_live(scr: Screen) -> ft.Control:
     section = scr.game_section()
     assert section is not None
-    scr._slot_in_tree = True
+    scr.parts.game = True
     return kit.live(scr._slot, *section)
 
 
@@ -181,7 +181,8 @@ def UndoCard(text: str) -> ft.Control:
         bgcolor=ft.Colors.ORANGE_50)
 
 
-def _local_sig(scr: Screen) -> Any:
+def local_sig(scr: Screen) -> Any:
+    """What of this screen's local choices a game's part depends on (not the host's pending swap)."""
     return {k: v for k, v in scr.local.items() if k != "swap_from"}
 
 

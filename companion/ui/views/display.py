@@ -396,8 +396,8 @@ def display_sig(scr: Screen, host_panel: bool) -> tuple[Any, ...]:
 
 def display_live(scr: Screen, host_panel: bool) -> ft.Control:
     """The display in its own slot: a change at the table redraws it (Screen.render)."""
-    scr._display_in_tree = True
-    scr._display_host = host_panel
+    scr.parts.display = True
+    scr.parts.display_host = host_panel
     return kit.live(scr._display_slot, display_sig(scr, host_panel),
                     lambda: display(scr, display_width(scr, host_panel), host_panel), key="display")
 
@@ -415,7 +415,7 @@ def display_page(scr: Screen) -> list[ft.Control]:
                                    ft.Text(t.code, size=72, weight=ft.FontWeight.BOLD),
                                    ft.Text(url, size=BIG)], tight=True)], spacing=30, wrap=True),
                 scr.seat_part(host=False)]
-    scr._full = True  # (the display scrolls on its own: display())
+    scr.parts.full = True  # (the display scrolls on its own: display())
     return [display_live(scr, host_panel=False)]
 
 

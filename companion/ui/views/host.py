@@ -49,7 +49,7 @@ def host(scr: Screen) -> list[ft.Control]:
     if scr.role == "host" and t.phase == "playing" and t.state is not None:
         # During play the screen is the table's display, the host's panel beside it (issue 18.1).
         from companion.ui.views.display import host_in_play
-        scr._full = True
+        scr.parts.full = True
         return [host_in_play(scr)]
     if scr.role == "watch":
         out.append(kit.card(ft.Text(scr.t("ui.host.no_key"), size=16), bgcolor=ft.Colors.AMBER_50))
@@ -192,7 +192,7 @@ def host_controls(scr: Screen) -> ft.Control:
     return ft.Row(btns, wrap=True, spacing=10)
 
 
-async def _host_link_used(scr: Screen) -> None:
+async def host_link_used(scr: Screen) -> None:
     try:
         scr.page.pop_dialog()
     except Exception:
@@ -207,7 +207,7 @@ async def show_host_link(scr: Screen, e: Any = None) -> None:
     if t is None or scr.role != "host" or not t.is_host(scr.token):
         return
     def used() -> None:  # a device took it: the dialog goes, and the host screen says so
-        contextvars.copy_context().run(scr.page.run_task, scr._host_link_used)
+        contextvars.copy_context().run(scr.page.run_task, host_link_used, scr)
     url = f"{scr.server.join_base}/host/{t.code}?h={scr.server.host_ticket(t.code, used)}"
     dlg = ft.AlertDialog(title=ft.Text(scr.t("ui.host.another_device")), content=ft.Column([
         ft.Image(src=qr_base64(url), width=240, height=240, semantics_label=scr.t("ui.host.another_qr")),

@@ -63,8 +63,8 @@ def feel_turn(scr: Screen) -> None:
     has just opened the table), the page's title gets the turn mark – the page vibrates the
     phone – and loses it when the turn is over."""
     now = turn_now(scr)
-    before = getattr(scr, "_turn_was", None)
-    scr._turn_was = now  # type: ignore[attr-defined]
+    before = scr.turn_was
+    scr.turn_was = now
     if before is None and not now or before == now:
         return
     sound.retitle(scr, TURN_MARK + scr.t("ui.turn.title") if now and before is not None else TITLE)

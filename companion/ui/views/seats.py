@@ -62,15 +62,15 @@ def seat_section(scr: Screen, host: bool) -> SeatSection:
 
 def seat_part(scr: Screen, host: bool) -> ft.Control:
     """The seat list, in a slot of its own (see render)."""
-    scr._seats_in_tree = True
-    scr._seats_host = host
+    scr.parts.seats = True
+    scr.parts.seats_host = host
     seats = scr.seat_section(host)
     return kit.live(scr._seat_slot, seats.sig, seats.build, key="seats")
 
 
 def seat_panel(scr: Screen, around: Props, rows: list[tuple[Props, Callable[[], ft.Control]]],
                waiting: list[tuple[str, str]], hint: str | None) -> ft.Control:
-    scr._seats_shown = around
+    scr.seats_shown = around
     items: list[ft.Control] = [kit.title(scr.t("ui.seats"), 20)]
     for i, (sig, fn) in enumerate(rows):
         # Each row a slot: a choice, a lock or a phone waking redraws that row, not the list.
