@@ -21,7 +21,7 @@ its whole frame again, and a reveal at a table of 6 phones + host took p95 24.4 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
@@ -101,6 +101,18 @@ class Drawn:
 
 
 @dataclass
+class Slots:
+    """The parts of a screen drawn in slots of their own (kit.Slot): a change at the table redraws
+    them alone when the frame around them is unchanged (Screen.render). The views draw into them."""
+    game: kit.Slot = field(default_factory=kit.Slot)  # the game's part: redrawn first
+    seats: kit.Slot = field(default_factory=kit.Slot)  # the seat list
+    rows: dict[int, kit.Slot] = field(default_factory=dict)  # each seat's row in it
+    turn: kit.Slot = field(default_factory=kit.Slot)  # a phone's "your turn" banner
+    display: kit.Slot = field(default_factory=kit.Slot)  # the table display (views/display.py)
+    controls: kit.Slot = field(default_factory=kit.Slot)  # the host's buttons in play
+
+
+@dataclass
 class Parts:
     """What the frame being built holds, as the views say while they draw it (a new one each frame):
     Screen.render redraws these parts on their own after a change at the table."""
@@ -119,16 +131,12 @@ class Screen(Session):
         super().__init__(page, server)
         self._sig: Shown | None = None
         self._drawn = Drawn()
-        self._slot = kit.Slot()  # the game's part of the screen: redrawn first (see render)
-        self._seat_slot = kit.Slot()  # the seat list: redrawn on its own too
-        self._row_slots: dict[int, kit.Slot] = {}  # each seat's row in it: redrawn on its own
-        self._turn_slot = kit.Slot()  # a phone's "your turn" banner: redrawn on its own too
+        self.slots = Slots()  # the parts redrawn on their own (see render): new ones for each address
         self.seats_shown: Any = b""  # what the seat list showed around its rows when last drawn whole (views/seats.py)
         self.turn_was: bool | None = None  # whether it was this seat's turn at the last change (views/phone.feel_turn)
         self.parts = Parts()  # what the frame being built holds: the views say so as they draw it
         self._frame: Frame | None = None  # what the screen's frame (all but the two slots) showed when last built
         self._join_field: ft.TextField | None = None
-        self._display_slot = kit.Slot()  # the table display (views/display.py): redrawn on its own
         self._width_class = 0
 
     def mount(self) -> None:
@@ -144,12 +152,7 @@ class Screen(Session):
                 self.render(force=True)
 
     def _new_route(self) -> None:
-        self._slot = kit.Slot()
-        self._display_slot = kit.Slot()
-        self._seat_slot = kit.Slot()
-        self._row_slots = {}
-        self._turn_slot = kit.Slot()
-        self._controls_slot = kit.Slot()
+        self.slots = Slots()
         _moment.forget(self)
 
     async def _force_refresh(self) -> None:
@@ -262,7 +265,7 @@ class Screen(Session):
             self._bump()
             return
         section = self.game_section()
-        if section is not None and section[0] != self._slot.shown and not self._slot.redraw(*section):
+        if section is not None and section[0] != self.slots.game.shown and not self.slots.game.redraw(*section):
             self._bump()  # the game's part is not on screen (yet): the whole screen
             return
         _phone.redraw_turn(self)  # the banner comes or goes with the game's part
@@ -270,7 +273,7 @@ class Screen(Session):
         if self.parts.display and self.table is not None:
             host_panel = self.parts.display_host
             dsig = _display.display_sig(self, host_panel)
-            if dsig != self._display_slot.shown and not self._display_slot.redraw(
+            if dsig != self.slots.display.shown and not self.slots.display.redraw(
                     dsig, lambda: _display.display(self, _display.display_width(self, host_panel), host_panel)):
                 self._bump()
                 return
@@ -286,17 +289,17 @@ class Screen(Session):
         if self.table is None or not self.parts.seats:  # the screen has changed since
             return
         seats = self.seat_section(self.parts.seats_host)
-        if seats.sig == self._seat_slot.shown:
+        if seats.sig == self.slots.seats.shown:
             return
-        if seats.around == self.seats_shown and len(seats.rows) == len(self._row_slots):
-            slots = self._row_slots
+        if seats.around == self.seats_shown and len(seats.rows) == len(self.slots.rows):
+            slots = self.slots.rows
             if all(slots[i].on_screen() for i in range(len(seats.rows))):
                 for i, (sig, fn) in enumerate(seats.rows):
                     if sig != slots[i].shown:
                         slots[i].redraw(sig, fn)
-                self._seat_slot.brought_up_to(seats.sig, seats.build)
+                self.slots.seats.brought_up_to(seats.sig, seats.build)
                 return
-        if not self._seat_slot.redraw(seats.sig, seats.build):
+        if not self.slots.seats.redraw(seats.sig, seats.build):
             self._bump()
 
     def _frame_signature(self) -> Frame:

@@ -128,7 +128,7 @@ def game_live(scr: Screen) -> ft.Control:
     section = scr.game_section()
     assert section is not None
     scr.parts.game = True
-    return kit.live(scr._slot, *section)
+    return kit.live(scr.slots.game, *section)
 
 
 def host_moves_card(scr: Screen) -> list[ft.Control]:

@@ -398,7 +398,7 @@ def display_live(scr: Screen, host_panel: bool) -> ft.Control:
     """The display in its own slot: a change at the table redraws it (Screen.render)."""
     scr.parts.display = True
     scr.parts.display_host = host_panel
-    return kit.live(scr._display_slot, display_sig(scr, host_panel),
+    return kit.live(scr.slots.display, display_sig(scr, host_panel),
                     lambda: display(scr, display_width(scr, host_panel), host_panel), key="display")
 
 
@@ -452,16 +452,13 @@ def _controls_drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
 def controls_live(scr: Screen) -> ft.Control:
     """The host's buttons in play (reveal, undo, end) in a slot of their own: a reveal, which takes
     "Reveal now" away, redraws them and not the host's whole screen (Screen.render)."""
-    slot = getattr(scr, "_controls_slot", None)
-    if slot is None:
-        slot = scr._controls_slot = kit.Slot()  # type: ignore[attr-defined]
-    return kit.live(slot, *_controls_drawn(scr), key="controls")
+    return kit.live(scr.slots.controls, *_controls_drawn(scr), key="controls")
 
 
 def redraw_controls(scr: Screen) -> None:
     """After a change at the table: the host's buttons in play again if what they show changed."""
-    slot = getattr(scr, "_controls_slot", None)
-    if slot is None or not slot.on_screen() or scr.role != "host" or scr.table is None:
+    slot = scr.slots.controls
+    if not slot.on_screen() or scr.role != "host" or scr.table is None:
         return
     sig, fn = _controls_drawn(scr)
     if sig != slot.shown:

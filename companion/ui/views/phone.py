@@ -80,13 +80,13 @@ def turn_part(scr: Screen) -> ft.Control:
     """The banner's place on the phone's game screen, a slot of its own: the turn coming or going
     redraws the banner, not the screen around it (Screen.render)."""
     sig, fn = _turn_drawn(scr)
-    return kit.live(scr._turn_slot, sig, fn, key="turn")
+    return kit.live(scr.slots.turn, sig, fn, key="turn")
 
 
 def redraw_turn(scr: Screen) -> None:
     """After a change at the table: the banner again if the turn came or went."""
-    slot = getattr(scr, "_turn_slot", None)
-    if slot is None or not slot.on_screen() or scr.role != "phone":
+    slot = scr.slots.turn
+    if not slot.on_screen() or scr.role != "phone":
         return
     sig, fn = _turn_drawn(scr)
     if sig != slot.shown:

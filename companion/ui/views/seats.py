@@ -65,7 +65,7 @@ def seat_part(scr: Screen, host: bool) -> ft.Control:
     scr.parts.seats = True
     scr.parts.seats_host = host
     seats = scr.seat_section(host)
-    return kit.live(scr._seat_slot, seats.sig, seats.build, key="seats")
+    return kit.live(scr.slots.seats, seats.sig, seats.build, key="seats")
 
 
 def seat_panel(scr: Screen, around: Props, rows: list[tuple[Props, Callable[[], ft.Control]]],
@@ -74,7 +74,7 @@ def seat_panel(scr: Screen, around: Props, rows: list[tuple[Props, Callable[[], 
     items: list[ft.Control] = [kit.title(scr.t("ui.seats"), 20)]
     for i, (sig, fn) in enumerate(rows):
         # Each row a slot: a choice, a lock or a phone waking redraws that row, not the list.
-        items.append(kit.live(scr._row_slots.setdefault(i, kit.Slot()), sig, fn, key=f"seat{i}"))
+        items.append(kit.live(scr.slots.rows.setdefault(i, kit.Slot()), sig, fn, key=f"seat{i}"))
     if waiting:
         items.append(ft.Text(scr.t("ui.host.spectators", names=", ".join(n for _, n in waiting)), size=15))
     if hint is not None:
