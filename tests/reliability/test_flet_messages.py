@@ -34,6 +34,8 @@ from companion.table.hub import Hub
 from companion.table.store import MemoryStore
 from companion.table.table import Table
 from companion.ui.screens import Server, session_main
+from companion.ui.views import display as D
+from companion.ui.views import moment as M
 
 ENCODE = configure_encode_object_for_msgpack(BaseControl)
 
@@ -163,6 +165,9 @@ async def test_sealed_vote_values_reach_no_other_session_before_the_reveal() -> 
     await t.request(tokens[3], {"op": "act", "action": {"type": "lock"}})  # the last lock reveals
     await settle()
     assert t.view(None)["phase"] == "revealed"
+    # the host's public part under the reveal's moment is drawn once the cards have turned (views/moment.Part)
+    await asyncio.sleep(M.BACKS_S + D.FLIP_S + 0.3)
+    await settle()
     for secret in secrets[:3] + [secrets[3] + 1]:
         assert contains(host.values(before), secret), "after the reveal the host shows every value"
         assert all(contains(p.values(), secret) for p in phones)
