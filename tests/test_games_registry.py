@@ -169,3 +169,23 @@ def test_the_test_game_has_every_part_a_game_can_have() -> None:
     sp = spec("guess")
     for part in (sp.screens, sp.display, sp.printing, sp.catalog and "tests.games.guess.messages"):
         assert isinstance(part, str) and part.startswith("tests.games.guess."), part
+
+
+def test_the_rules_layer_imports_no_flet_and_no_screen() -> None:
+    """The pure layer (each game's rules and its split-off modules, games/base.py, the table) imports
+    neither Flet nor the screens: only a game's screens.py and display.py draw. Read from the source, so
+    a new module (a rules.py split in two) is checked as soon as it exists."""
+    import ast
+
+    root = Path(__file__).resolve().parent.parent / "companion"
+    pure = [p for p in sorted((root / "games").rglob("*.py")) if p.name not in ("screens.py", "display.py")]
+    pure += sorted((root / "table").rglob("*.py"))
+    assert len(pure) > 20
+    bad = []
+    for path in pure:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            bad += [f"{path.relative_to(root)}: {n}" for n in names
+                    if n == "flet" or n.startswith(("flet.", "companion.ui"))]
+    assert not bad, bad
