@@ -37,6 +37,7 @@ from tests.browser.helpers import (
     see,
     tap,
 )
+from tests.browser.test_lutece import play_cards
 from tests.browser.test_pass_and_play import shared_qr
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]  # Ann and Bob play on the shared device, Cy and Di on phones
@@ -293,14 +294,7 @@ async def device_picks(w: Watch, cards: list[str]) -> None:
 
 
 async def phone_plays(ph: Any, cards: list[str], bribe: str, total: int) -> None:
-    seen: dict[str, int] = {}
-    for c in cards:
-        box = ph.get_by_role("checkbox", name=c, exact=True).nth(seen.get(c, 0))
-        seen[c] = seen.get(c, 0) + 1
-        await box.wait_for(timeout=60_000)
-        await box.click()
-    await tap(ph, "Play these 2 cards face down")
-    await see(ph, "Your face-down cards")
+    await play_cards(ph, cards)
     await tap(ph, f"+{total} on {bribe}", exact=True)
     await see(ph, f"{bribe} – bribe {total}", exact=True)
 
