@@ -7,7 +7,6 @@ never a traceback; nothing is changed by a refused import.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -37,7 +36,7 @@ def main(argv: list[str]) -> int:
         args = parser().parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0) if not isinstance(e.code, str) else 2
-    lang = args.lang or i18n.pick_lang(os.environ.get("LC_ALL") or os.environ.get("LANG"))
+    lang = args.lang or i18n.environment_lang()
 
     def fail(key: str, **params: object) -> int:
         print(_t(lang, key, **params), file=sys.stderr)

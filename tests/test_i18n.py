@@ -264,3 +264,21 @@ def test_every_text_a_screen_draws_has_its_glyphs_in_the_bundled_font():
                     if bad:
                         missing.append((name, lang, key, "".join(bad)))
     assert not missing, missing
+
+
+@pytest.mark.parametrize("env, lang", [
+    ({"LANG": "de_DE.UTF-8"}, "de"),
+    ({"LC_MESSAGES": "fr_FR.UTF-8", "LANG": "de_DE.UTF-8"}, "fr"),
+    ({"LC_ALL": "de_CH.UTF-8", "LC_MESSAGES": "fr_FR.UTF-8", "LANG": "en_GB.UTF-8"}, "de"),
+    ({"LANG": "C"}, "en"),
+    ({}, "en"),
+])
+def test_the_command_lines_language_follows_the_locale_in_posix_order(monkeypatch: pytest.MonkeyPatch,
+                                                                      env: dict[str, str], lang: str) -> None:
+    """`companion print` and `companion history` (without --lang) read the locale the same way: $LC_ALL,
+    else $LC_MESSAGES, else $LANG (history skipped $LC_MESSAGES)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert i18n.environment_lang() == lang

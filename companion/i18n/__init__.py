@@ -11,6 +11,7 @@ module, a dict or `load_catalog(<folder>)`); `register()` merges it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,13 @@ def pick_lang(locale: str | None) -> str:
     if not isinstance(locale, str):
         return "en"
     return negotiate([locale], LANGS) or "en"
+
+
+def environment_lang() -> str:
+    """The command line's language: the locale's ($LC_ALL, else $LC_MESSAGES, else $LANG, as POSIX
+    orders them) -> one of LANGS; else 'en'. `companion print` and `companion history` without --lang."""
+    env = os.environ
+    return pick_lang(env.get("LC_ALL") or env.get("LC_MESSAGES") or env.get("LANG"))
 
 
 def seat_name(lang: str, name: Any) -> Any:

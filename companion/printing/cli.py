@@ -51,8 +51,7 @@ def message_lang(argv: list[str]) -> str:
             i + 1 < len(argv) else None
         if value in LANGS:
             return value
-    env = os.environ
-    return i18n.pick_lang(env.get("LC_ALL") or env.get("LC_MESSAGES") or env.get("LANG"))
+    return i18n.environment_lang()
 
 
 class _Parser(argparse.ArgumentParser):
