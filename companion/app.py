@@ -14,9 +14,10 @@ from typing import Any
 import flet as ft
 import flet.fastapi as flet_fastapi
 from fastapi import Request, Response
+from fastapi.responses import JSONResponse
 from flet.controls.types import WebRenderer
 
-from companion import i18n, resources, settings
+from companion import i18n, join_page, resources, settings
 from companion.table.hub import Hub
 from companion.table.store import RefusingStore, SQLiteStore, StoreError
 from companion.ui import boot
@@ -174,6 +175,36 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
         return Response(data, media_type="application/pdf",
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
+    @api.post("/t/{code}/join")
+    async def join(request: Request, code: str) -> Response:
+        """A seat taken on the page's own HTML join screen (companion/join_page.py): JSON
+        {seat, name, page, lang} → 200 {token, …}, or a status and {key, message}."""
+        body: bytes | None = b""
+        async for chunk in request.stream():
+            body = (body or b"") + chunk
+            if len(body) > join_page.MAX_BODY:
+                body = None
+                break
+        status, reply = await join_page.take_seat(
+            hub, server.joins, server.join_limit, code, boot.conn_from_scope(request.scope).client or "",
+            {k.lower(): v for k, v in request.headers.items()}, body)
+        return JSONResponse(reply, status_code=status, headers={"Cache-Control": "no-store"})
+
+    @api.api_route("/t/{code}/join", methods=["GET", "PUT", "DELETE", "PATCH"])
+    async def join_other(request: Request, code: str) -> Response:
+        lang = join_page.request_lang(request.headers.get("accept-language", ""))
+        return JSONResponse({"key": "join.err.bad", "message": i18n.t(lang, "join.err.bad")}, status_code=405,
+                            headers={"Allow": "POST", "Cache-Control": "no-store"})
+
+    def join_screen(scope: dict[str, Any], code: str) -> str | None:
+        """The page of /t/CODE: the table's HTML join screen for a phone without a seat, if any."""
+        if not settings.current().boot_cookie:  # (it needs the page's id: companion/ui/boot.py)
+            return None
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        return join_page.for_page(hub, code, boot.conn_from_scope(scope).client or "",
+                                  headers.get(b"accept-language", b"").decode("latin-1"),
+                                  scope.get("query_string", b"").decode("latin-1"))
+
     from companion.history_routes import add_routes as history_routes
 
     history_routes(api, hub, server)  # /history/export.csv|json, /history/import (host's computer only)
@@ -191,5 +222,5 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
     # (companion/web.py, companion/page.py); the middleware stack is built when the server starts.
     api.add_middleware(WebFront, roots=[ASSETS, web_dir()], cache_dir=static_cache_dir(hub),
                        encodings=encodings_from_env(), warm=boot_files(renderer.value),
-                       ws_per_table=settings.current().ws_per_table)
+                       ws_per_table=settings.current().ws_per_table, join_screen=join_screen)
     return api

@@ -8,6 +8,8 @@ The page (for / and every client route such as /t/CODE) is Flet's index.html wit
   cookie for the WebSocket handshake), the locale guard (a `C` locale must not stop Flutter), the
   turn's vibration and the reveal chime – one inline script (head_script);
 * the app's own loading screen instead of Flet's logo;
+* on the page of a table in its lobby (/t/CODE), its join screen in plain HTML first in <body>
+  (companion/join_page.py: the seat buttons before Flutter has started);
 * every client file – and the web manifest with its icons – loaded from `/v/<version>/…` (served
   `immutable`: a return visit takes the whole client from the browser's cache without a single request; an upgrade is a new version,
   i.e. new URLs – never a stale mix). The page itself is `no-cache` with an ETag (a 304 of a few
@@ -215,7 +217,10 @@ class Page:
             out += [(p, kind) for p, kind in SKWASM_STATIC if self.served(p)]
         return out + [(p, "fetch") for p in self.fonts]
 
-    def rewrite(self, html: str, ws_path: str | None = None, ua: str = "") -> str:
+    def rewrite(self, html: str, ws_path: str | None = None, ua: str = "", body: str | None = None) -> str:
+        """`body`: HTML put first into <body> (a table's join screen: companion/join_page.py)."""
+        if body and "<body>" in html:
+            html = html.replace("<body>", "<body>\n" + body, 1)
         if ws_path:
             html = WS_ENDPOINT.sub(f'flet.webSocketEndpoint="{ws_path}";', html)
         if "<head>" in html:  # our scripts first of all, as one (see head_script)
@@ -260,8 +265,10 @@ class Page:
                 html = html[:at] + "\n" + links + html[at:]
         return html
 
-    async def serve(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send, ws_path: str | None) -> None:
-        """index.html from Flet, rewritten (the WebSocket at `ws_path` if given); gzipped, and
+    async def serve(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send, ws_path: str | None,
+                    body: str | None = None) -> None:
+        """index.html from Flet, rewritten (the WebSocket at `ws_path` if given, `body` first in its
+        <body>); gzipped, and
         revalidated by an ETag of the rewritten page (the page itself stays no-cache: it is what
         names the version). Anything else Flet answers passes through."""
         asked = {k.lower(): val for k, val in scope.get("headers", [])}
@@ -293,14 +300,14 @@ class Page:
             return
         hs = [(k, val) for k, val in head.get("headers", [])
               if k.lower() not in (b"content-length", b"cache-control", b"etag", b"last-modified")]
-        body = b"".join(state["chunks"])
+        flet_page = b"".join(state["chunks"])
         try:
-            html = self.rewrite(body.decode("utf-8"), ws_path,
-                                asked.get(b"user-agent", b"").decode("latin-1")).encode("utf-8")
+            html = self.rewrite(flet_page.decode("utf-8"), ws_path,
+                                asked.get(b"user-agent", b"").decode("latin-1"), body).encode("utf-8")
         except UnicodeError:
-            html = body
+            html = flet_page
         etag = f'"p-{hashlib.sha256(html).hexdigest()[:20]}"'
-        hs += [(b"cache-control", NO_CACHE), (b"etag", etag.encode()), (b"vary", b"accept-encoding, user-agent"),
+        hs += [(b"cache-control", NO_CACHE), (b"etag", etag.encode()), (b"vary", b"accept-encoding, user-agent, accept-language"),
                (b"content-security-policy", CSP)]
         if etag in asked.get(b"if-none-match", b"").decode("latin-1"):
             await send({"type": "http.response.start", "status": 304, "headers": hs})

@@ -350,8 +350,11 @@ class WebFront:
     def __init__(self, app: ASGIApp, roots: list[Path], cache_dir: Path, encodings: list[str] | None = None,
                  warm: Iterable[str] = (), drop_fonts: Iterable[str] = UNUSED_FONT_FAMILIES,
                  ws_per_table: bool = False, versioned: bool | None = None,
-                 warm_modules: Iterable[str] | None = None, icon_subset: bool | None = None) -> None:
+                 warm_modules: Iterable[str] | None = None, icon_subset: bool | None = None,
+                 join_screen: Callable[[Scope, str], str | None] | None = None) -> None:
         self.app = app
+        # the page of /t/CODE: a table's HTML join screen (companion/join_page.py), if it has one
+        self.join_screen = join_screen
         conf = settings.current()
         self.versioned = conf.static_versioned if versioned is None else versioned
         self.ws_per_table = ws_per_table
@@ -543,7 +546,8 @@ class WebFront:
         m = TABLE_PAGE.match(path)
         if not v and (m or path == "/" or wants_html(scope)):
             ws = f"/ws/{m.group(1).upper()}" if m and self.ws_per_table else None
-            await self.page.serve(self.app, scope, receive, send, ws)
+            join = self.join_screen(scope, m.group(1)) if m and path.startswith("/t/") and self.join_screen else None
+            await self.page.serve(self.app, scope, receive, send, ws, join)
             return
         # (a route reached under /v/…, e.g. a relative URL resolved against the asset base, is
         # not a file of this version: never "immutable")

@@ -24,8 +24,8 @@ import secrets
 import time
 import weakref
 from collections import defaultdict, deque
-from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 from companion import history as _history  # noqa: F401  (registers the rematch/history messages)
 from companion import i18n
@@ -33,12 +33,11 @@ from companion.games.base import RuleError
 from companion.table.store import Store, StoreError, TableMeta
 from companion.table.table import Table
 
-T = TypeVar("T")
-
 CODE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY"
 CODE_LEN = 4
 GUESS_LIMIT = 10  # wrong codes per client per window
 GUESS_WINDOW = 60.0
+PAGE_TRY = 20.0  # s: a wrong code counted for a table's page is not counted again for its socket (Hub.page_table)
 DAY = 86400.0
 ARCHIVE_DAYS = 30.0  # no entry for this long: archived (not loaded at start, not listed as open)
 ABANDONED_DAYS = 7.0  # no entry for this long: a table in play may be deleted
@@ -97,17 +96,6 @@ class InHand:
         return any(t.seat_of(tok) is not None or t.is_spectator(tok) for tok in self.tokens)
 
 
-def _inline(coro: Coroutine[Any, Any, T]) -> T:
-    """The result of a coroutine that never waits (Hub._play_again not off the loop), run here
-    without an event loop: the sync path is the async one, step for step."""
-    try:
-        coro.send(None)
-    except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
-    coro.close()
-    raise RuntimeError("a coroutine run inline waited")
-
-
 class Hub:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time,
                  archive_days: float = ARCHIVE_DAYS, idle_unload: float = IDLE_UNLOAD,
@@ -128,6 +116,7 @@ class Hub:
         self._gone: weakref.WeakValueDictionary[str, Table] = weakref.WeakValueDictionary()
         self._swept = 0.0
         self._rematching: dict[str, asyncio.Future[Table]] = {}  # old code -> the rematch being made
+        self._page_tries: dict[tuple[str, str], float] = {}  # (client, code) -> when its page counted it
 
     def load_all(self) -> None:
         """Load every table in play that can be read; one that cannot (a damaged page of the data
@@ -185,7 +174,13 @@ class Hub:
         ended), tbl.err.busy, and what Table.create refuses (err.option …). Synchronous (tests,
         tools); a screen calls `rematch_async` (the writes off the event loop)."""
         old, done = self._rematch_check(code)
-        return done if done is not None else _inline(self._play_again(old, options, start, off_loop=False))
+        if done is not None:
+            return done
+        new = self._rematch_table(old, self.new_code(), options, start)
+        self.add(new)
+        old.submit_sync({"k": "next", "code": new.code})  # (its screens redraw and follow)
+        self._touch(old.code)
+        return new
 
     async def rematch_async(self, code: Any, options: dict[str, Any] | None = None, start: bool = True) -> Table:
         """rematch() for the screens: the new table's entries are written in a worker thread (it has
@@ -200,7 +195,10 @@ class Hub:
         fut: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
         self._rematching[old.code] = fut
         try:
-            new = await self._play_again(old, options, start, off_loop=True)
+            new = await asyncio.to_thread(self._rematch_table, old, self.new_code(), options, start)
+            self.add(new)
+            await old.submit({"k": "next", "code": new.code})  # (its screens redraw and follow)
+            self._touch(old.code)
             fut.set_result(new)
             return new
         except BaseException as e:
@@ -209,25 +207,6 @@ class Hub:
             raise
         finally:
             self._rematching.pop(old.code, None)
-
-    async def _play_again(self, old: Table, options: dict[str, Any] | None, start: bool, off_loop: bool) -> Table:
-        """The one way a rematch is made, for rematch() and rematch_async(): the new table written –
-        in a worker thread when `off_loop` (it has no screen yet), else here –, registered, and the old
-        table's `next` entry (its screens redraw and follow) through its lock when `off_loop`
-        (Table.submit), else at once (Table.submit_sync). Not `off_loop`, it never waits: _inline runs it."""
-        code = self.new_code()
-        if off_loop:
-            new = await asyncio.to_thread(self._rematch_table, old, code, options, start)
-        else:
-            new = self._rematch_table(old, code, options, start)
-        self.add(new)
-        follows = {"k": "next", "code": new.code}
-        if off_loop:
-            await old.submit(follows)
-        else:
-            old.submit_sync(follows)
-        self._touch(old.code)
-        return new
 
     def _rematch_check(self, code: Any) -> tuple[Table, Table | None]:
         old = self.get(code)
@@ -437,6 +416,39 @@ class Hub:
         if t is not None and t.phase == "ended" and not (held is not None and held.prove(t)):
             t = None  # (an ended table shows its result to its own players and host only)
         if t is None:
-            self._guesses[client].append(time.monotonic())
+            now = time.monotonic()
+            if now - self._page_tries.pop((client, code), -PAGE_TRY) >= PAGE_TRY:
+                self._guesses[client].append(now)
             raise RuleError("tbl.err.no_table", code=code[:8])
         return t
+
+    def page_table(self, code: Any, client: str) -> Table | None:
+        """The table in its lobby that the page of /t/CODE may show a join screen for
+        (companion/join_page.py), else None – without asking the browser anything. The page is a
+        try like the socket's: a wrong code counts against `client` (the connection's own
+        address), and while it is locked out every code gets None. The page and its own socket are
+        one try: a wrong code its page counted is not counted again when the page's socket asks
+        for it within PAGE_TRY seconds (once). A known table in another phase: None, not counted
+        (its players' pages; the socket decides what they see)."""
+        if self.locked_out(client):
+            return None
+        code = normalise_code(code)
+        t = self.tables.get(code) or self._gone.get(code)
+        if t is None and code:
+            try:
+                m = self.store.meta(code)
+            except StoreError:
+                return None
+            if m is not None:
+                t = self.get(code) if m.phase == "lobby" else None
+                return t if t is not None and t.phase == "lobby" else None
+        if t is None:
+            now = time.monotonic()
+            self._guesses[client].append(now)
+            if len(self._page_tries) > 4096:
+                self._page_tries = {k: v for k, v in self._page_tries.items() if now - v < PAGE_TRY}
+            self._page_tries[(client, code)] = now
+            return None
+        if t.phase != "lobby":
+            return None
+        return self.get(code)

@@ -17,6 +17,10 @@ at every load), which every WebSocket handshake and every download from this bro
 handshake of a re-created session included (`CONN`). A host link that brings a key in the
 address (`/host/CODE?k=…`) has it moved into storage and out of the address before Flutter starts.
 
+The page also gives itself a random id (`window.__tcPage`, `p` in the cookie): a seat its HTML join
+screen takes (companion/join_page.py) reaches the Flet session of the same page by it, and
+`window.__tcSeat(token)` puts such a seat into the cookie while the socket is not open yet.
+
 The cookie is a hint, never authority: the token in it is checked like any other, it names the
 storage key it was read for (a cookie of another table is ignored), it lives 60 s at most and is
 deleted as soon as the page's first socket is open – a session Flet re-creates later (e.g. after
@@ -38,6 +42,7 @@ class Boot(NamedTuple):
     device_lang: str | None  # navigator.language
     key: str | None  # the storage key read for this page ("seat:CODE" / "host:CODE"), None on other pages
     value: str | None  # what that key held
+    page: str | None = None  # the page's own random id (its HTML join screen's taps: companion/join_page.py)
 
 
 COOKIE = "tc_boot"
@@ -122,9 +127,12 @@ else{var a=/^[A-Z]+$/.test(code)?"@HOST@"+code+"=":null,q=new URLSearchParams(lo
 if(x){if(!v){s.setItem("flutter."+k,JSON.stringify(x));v=x;}q.delete("k");var r=q.toString();
 history.replaceState(history.state,"",location.pathname+(r?"?"+r:"")+location.hash);}
 if(a&&v){document.cookie=a+encodeURIComponent(v)+e+"; max-age=31536000";}}}
-document.cookie=c+encodeURIComponent(JSON.stringify({l:g("lang"),n:navigator.language||null,k:k,v:v}))+e+"; max-age=60";
+var P="";try{var a=new Uint8Array(16);crypto.getRandomValues(a);for(var i=0;i<16;i++)P+=(a[i]+256).toString(16).slice(1);}catch(x){}
+window.__tcPage=P||null;
+function put(){document.cookie=c+encodeURIComponent(JSON.stringify({l:g("lang"),n:navigator.language||null,k:k,v:v,p:P||null}))+e+"; max-age=60";}
+put();window.__tcSeat=function(t){if(!window.__tcWs&&k&&k.indexOf("seat:")===0){v=t;put();}};
 var W=window.WebSocket;if(!W)return;
-window.WebSocket=function(u,p){window.WebSocket=W;var w=p===undefined?new W(u):new W(u,p),
+window.WebSocket=function(u,p){window.WebSocket=W;window.__tcWs=1;var w=p===undefined?new W(u):new W(u,p),
 d=function(){document.cookie=c+e+"; max-age=0";};w.addEventListener("open",d);w.addEventListener("error",d);return w;};
 window.WebSocket.prototype=W.prototype;
 }catch(x){}})();</script>
@@ -166,7 +174,9 @@ def parse(cookie_header: str) -> Boot | None:
             return None
         if not isinstance(data, dict):
             return None
-        return Boot(_text(data.get("l")), _text(data.get("n")), _text(data.get("k")), _text(data.get("v")))
+        page = data.get("p")
+        return Boot(_text(data.get("l")), _text(data.get("n")), _text(data.get("k")), _text(data.get("v")),
+                    page if isinstance(page, str) and 16 <= len(page) <= 64 and page.isalnum() else None)
     return None
 
 
@@ -190,7 +200,8 @@ def from_scope(scope: dict[str, Any]) -> Boot | None:
 # is built: Flutter empties document.title at its first frame and sets the app's title when it
 # applies the first patch from the session (the same message as the first screen, see
 # Screen.start) – two animation frames later the screen is drawn. 3 s after the first frame at
-# the latest; taps go through it from the first frame on.
+# the latest; taps go through it from the first frame on. Then it sends the page the event
+# "tc-app-ready" (the HTML join screen, companion/join_page.py, goes or stays by it).
 LOADING_CSS = """<style>
 #loading,#tc-loading{position:fixed;inset:0;z-index:2147483000;display:flex;flex-direction:column;gap:12px;
 align-items:center;justify-content:center;background:#fff8f5;color:#3b2a1e;text-align:center;padding:24px;
@@ -216,7 +227,8 @@ document.getElementById("tc-name").textContent=M[l].n;
 var t=code?M[l].o.replace("{code}",code):M[l].s,box=document.getElementById("loading");
 document.getElementById("tc-status").textContent=t;box.setAttribute("aria-label",t);
 box.id="tc-loading";var done=false,emptied=false,obs=null;
-function gone(){if(done)return;done=true;if(obs)obs.disconnect();box.style.opacity="0";setTimeout(function(){box.remove();},200);}
+function gone(){if(done)return;done=true;if(obs)obs.disconnect();box.style.opacity="0";setTimeout(function(){box.remove();},200);
+try{window.dispatchEvent(new Event("tc-app-ready"));}catch(e){}}
 function watch(){if(done)return;if(!document.title){emptied=true;}else if(emptied){
 requestAnimationFrame(function(){requestAnimationFrame(gone);});}}
 window.addEventListener("flutter-first-frame",function(){box.style.pointerEvents="none";

@@ -25,6 +25,7 @@ import flet as ft
 
 from companion import i18n
 from companion.games.base import RuleError
+from companion.join_page import JoinLimit, PageJoins
 from companion.table.hub import Hub, follow_up, normalise_code
 from companion.table.store import StoreError
 from companion.table.table import Table
@@ -49,6 +50,9 @@ class Server:
         # one of `host_addresses`), never by anything the browser says of itself.
         self.host_addresses = host_addresses
         self._tickets = Tickets()  # "host on another device"
+        # seats taken on a page's HTML join screen, for that page's session (companion/join_page.py)
+        self.joins = PageJoins()
+        self.join_limit = JoinLimit()
         self._device_tickets = Tickets()  # "open the shared device"
 
     def join_url(self, code: str) -> str:
@@ -137,6 +141,8 @@ class Session(Credentials, Presence, Storage):
         self._defer_go = False  # start() draws the first screen itself, then moves to `_deferred`
         self._stored: dict[str, Any] = {}  # what the browser's storage is known to hold (boot cookie)
         self._deferred: str | None = None
+        self._page_id: str | None = None  # the id of the page this session draws (boot cookie), for its HTML join screen
+        self._up = asyncio.Event()  # start() has drawn the first screen
 
     # ---------- what the screen provides ----------
     def render(self, force: bool = False) -> None:
@@ -187,6 +193,14 @@ class Session(Credentials, Presence, Storage):
             if token_key and not isinstance(token, BaseException):
                 self._prefetched[token_key] = token
             device_lang = None if isinstance(info, BaseException) else getattr(info, "language", None)
+        if hint is not None and hint.page:
+            # This page's own HTML join screen (companion/join_page.py) may have taken a seat before
+            # this session was there to hear of it: then its first screen is that seat's.
+            self._page_id = hint.page
+            got = self.server.joins.attach(hint.page, self)
+            if got is not None and token_key == f"seat:{got[0]}":
+                self._prefetched[token_key] = got[1]
+                saved = got[2] or saved
         if isinstance(saved, str) and saved in i18n.LANGS:
             self.lang = saved
         else:
@@ -210,6 +224,38 @@ class Session(Credentials, Presence, Storage):
             await self.route(p.route)
         self._prefetched.clear()
         self._stored.clear()  # (only known for this first look: another tab may store since)
+        self._up.set()
+
+    def seated_by_page(self, code: str, token: str, lang: str | None) -> bool:
+        """This session's page took a seat on its HTML join screen (companion/join_page.py, called
+        from the HTTP request): the session moves to it. False if it cannot be told."""
+        if self._closed:
+            return False
+        try:
+            contextvars.copy_context().run(self.page.run_task, self._seat_from_page, code, token, lang)
+        except (AttributeError, RuntimeError):
+            return False
+        return True
+
+    async def _seat_from_page(self, code: str, token: str, lang: str | None) -> None:
+        """Show the seat the page took – once the first screen is drawn, if this session still shows
+        that table's join address and has not found the seat itself meanwhile."""
+        try:
+            await asyncio.wait_for(self._up.wait(), 30)
+        except TimeoutError:
+            return
+        parts = [q for q in urlparse(self._route or "/").path.split("/") if q]
+        if self._closed or len(parts) < 2 or parts[0] != "t" or normalise_code(parts[1]) != code:
+            return
+        if self.token == token and self.seat is not None:
+            return
+        if lang in i18n.LANGS and lang != self.lang:
+            self.lang = lang  # (what the page showed; the page stored it)
+            self._follow_lang()
+        address = f"/t/{code}?s={token}"
+        await self.route(address)
+        self._pushed = address
+        await self.go(address)
 
     async def _on_route(self, e: Any) -> None:
         if e.route == self._pushed and urlparse(e.route).path == urlparse(self._route).path:
@@ -229,6 +275,16 @@ class Session(Credentials, Presence, Storage):
             self.conn = conn
         self._dropped = False
         self._keep()
+        hint = boot.BOOT.get()
+        if hint is not None and hint.page and hint.page != self._page_id:  # a new page (a reload)
+            self.server.joins.detach(self._page_id, self)
+            self._page_id = hint.page
+            got = self.server.joins.attach(hint.page, self)
+            if got is not None:  # its HTML join screen took a seat before this socket was there
+                if self.table is not None:
+                    self.table.subscribe(self._changed, first=self.role == "shared")
+                await self._seat_from_page(*got)
+                return
         if self.table is not None:
             self.table.subscribe(self._changed, first=self.role == "shared")  # redrawn again after every change
         if self.table is not None and follow_up(self.table) and self.role in ("phone", "shared", "display") \
@@ -249,6 +305,7 @@ class Session(Credentials, Presence, Storage):
         """Flet ended this session: nothing of it may hold the screen any longer (a burst of dropped
         tabs otherwise keeps each one's screen for the 5 + 15 s of an unanswered storage read)."""
         self._closed = True
+        self.server.joins.detach(self._page_id, self)
         self._keep()
         if self._finding_timer is not None:
             self._finding_timer.cancel()
@@ -296,18 +353,18 @@ class Session(Credentials, Presence, Storage):
             return
         if self.role == "shared":  # the shared device keeps its token at the rematch (Hub.rematch)
             address = f"/shared/{code}"
-            await self.save(f"shared:{code}", self.token)
+            await self._set(f"shared:{code}", self.token)
             self._prefetched[f"shared:{code}"] = self.token
         elif self.role == "display":  # the display (/display/CODE) keeps the host's key (Hub.rematch)
             nxt = self.hub.get(code)
             if nxt is None or not nxt.is_host(self.token):
                 return
             address = f"/display/{code}"  # (the key never goes into the display's address)
-            await self.save(f"host:{code}", self.token)
+            await self._set(f"host:{code}", self.token)
             self._prefetched[f"host:{code}"] = self.token  # (route() finds it without asking the browser)
         else:
             address = f"/t/{code}?s={self.token}"
-            await self.save(f"seat:{code}", self.token)
+            await self._set(f"seat:{code}", self.token)
         await self.route(address)
         self._pushed = address
         await self.go(address)
@@ -432,7 +489,7 @@ class Session(Credentials, Presence, Storage):
     async def set_lang(self, lang: str) -> None:
         self.lang = lang
         self._follow_lang()
-        await self.save("lang", lang)
+        await self._set("lang", lang)
         self.render(force=True)
 
     def _follow_lang(self) -> None:

@@ -121,6 +121,8 @@ class Phone:
 
     async def enable_semantics(self, timeout: float = 90) -> None:
         await self.until(lambda: self.js(_SEMANTICS_JS), timeout, "Flutter's semantics placeholder")
+        # (the page's HTML join screen goes once Flutter's first screen is drawn: helpers.enable_semantics)
+        await self.until(lambda: self.js("!document.getElementById('tc-join')"), timeout, "Flutter's own screen")
 
     async def until(self, check: Any, timeout: float, what: str) -> Any:
         deadline = time.monotonic() + timeout

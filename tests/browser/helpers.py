@@ -94,8 +94,13 @@ class ServerProcess:
 
 
 async def enable_semantics(page: Any) -> None:
+    """Flutter's accessibility tree on, and the page's HTML join screen (companion/join_page.py)
+    gone – it goes by itself once Flutter's first screen is drawn, as no one typed into it: the
+    tests that drive Flutter's screens find its buttons, not the HTML ones of the same name
+    (tests/browser/test_join_html.py drives those)."""
     await page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
     await page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+    await page.wait_for_selector("#tc-join", state="detached", timeout=60_000)
 
 
 async def open_screen(browser: Any, url: str, size: dict[str, int] = PHONE, locale: str = "en-US") -> tuple[Any, Any]:

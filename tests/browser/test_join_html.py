@@ -1,0 +1,104 @@
+"""Issue 31.4: the seat buttons in the page's own HTML (companion/join_page.py), usable before
+Flutter has started – and the phone ends on its seated Flutter screen, whichever comes first:
+the tap (the seat goes to the session that the socket then opens) or Flutter's socket (the
+session already open is moved to the seat).
+
+Flutter's start is held back by holding `flutter_bootstrap.js` until the test lets it go, so
+each order is certain, not a race the machine's load decides."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.helpers import PHONE, ServerProcess, enable_semantics, see
+
+
+@pytest.fixture
+def lobby(tmp_path: Path) -> Any:
+    """A server with a table in its lobby: Ann, Bob (taken by Bea), Player 3, Player 4."""
+    from companion.table.hub import Hub
+    from companion.table.store import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "data")
+    t = Hub(store).create("sealed_vote", None, [{"name": n} for n in ("Ann", "Bob", "Player 3", "Player 4")])
+    t.request_sync(None, {"op": "join", "seat": 1, "name": "Bea"})
+    code = t.code
+    store.close()
+    s = ServerProcess(tmp_path / "data")
+    s.start()
+    try:
+        yield s, code
+    finally:
+        s.stop()
+
+
+async def _held(browser: Any, url: str, locale: str = "en-US") -> tuple[Any, Any, asyncio.Event]:
+    """A phone that opens `url` with Flutter held back until the event is set."""
+    ctx = await browser.new_context(viewport=PHONE, locale=locale)
+    page = await ctx.new_page()
+    gate = asyncio.Event()
+
+    async def hold(route: Any) -> None:
+        await gate.wait()
+        await route.continue_()
+    await page.route("**/flutter_bootstrap.js", hold)
+    await page.goto(url, wait_until="commit")
+    return ctx, page, gate
+
+
+def _seat_over_http(base: str, code: str, seat: int, name: str) -> None:
+    """Another phone takes a seat (through the same route)."""
+    req = urllib.request.Request(f"{base}/t/{code}/join", data=json.dumps({"seat": seat, "name": name}).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=30) as r:
+        assert r.status == 200
+
+
+async def test_a_phone_sits_down_on_the_html_screen_and_ends_on_its_flutter_seat(browser: Any, lobby: Any) -> None:
+    server, code = lobby
+    url = f"{server.base}/t/{code}"
+    # ---- 1. the tap before Flutter: the session the socket opens later finds the seat
+    ctx, ph, gate = await _held(browser, url)
+    sit = ph.get_by_role("button", name="Sit as Ann")
+    await sit.wait_for(timeout=20_000)
+    assert await ph.get_by_role("button", name="Taken: Bea").is_disabled()
+    assert await ph.evaluate("document.querySelectorAll('flutter-view, flt-glass-pane').length") == 0
+    assert (await sit.bounding_box())["height"] >= 48  # a thumb's target on a 412 px phone
+    await ph.get_by_role("textbox", name="Your name").fill("Zoë")
+    await sit.click()
+    await ph.get_by_text("You are Zoë").wait_for(timeout=20_000)
+    token = json.loads(await ph.evaluate(f"localStorage.getItem('flutter.seat:{code}')"))
+    assert ph.url.endswith(f"?s={token}")  # where the app reads it
+    gate.set()
+    await enable_semantics(ph)  # (waits for the HTML screen to go)
+    await see(ph, "You are Zoë")
+    await see(ph, "Waiting for the host to start")
+
+    # ---- 2. Flutter's socket first, the tap on the HTML screen after: the open session is moved
+    ctx2, ph2, gate2 = await _held(browser, url, locale="de-DE")
+    name = ph2.get_by_role("textbox", name="Dein Name")
+    await name.fill("Dan")  # (started on: the HTML screen stays when Flutter's screen is there)
+    gate2.set()
+    await ph2.wait_for_function("!document.getElementById('tc-loading') && !document.getElementById('loading')"
+                                " && !!document.querySelector('flt-semantics-placeholder')", timeout=60_000)
+    assert await ph2.evaluate("document.activeElement && document.activeElement.id") == "tj-name"  # kept its focus
+    assert await ph2.get_by_role("button", name="Besetzt: Zoë").is_disabled()
+    # a seat another phone takes meanwhile: "just taken", nobody seated
+    await asyncio.to_thread(_seat_over_http, server.base, code, 2, "Cy")
+    await ph2.get_by_role("button", name="Platz nehmen als Person 3").click()
+    await ph2.get_by_text("Person 3 wurde gerade von einem anderen Handy genommen").wait_for(timeout=20_000)
+    assert await ph2.get_by_role("button", name="Besetzt: Cy").is_disabled()  # the list came back fresh
+    await ph2.get_by_role("button", name="Platz nehmen als Person 4").click()
+    await ph2.wait_for_selector("#tc-join", state="detached", timeout=60_000)
+    await enable_semantics(ph2)
+    await see(ph2, "Du bist Dan")
+    await see(ph2, "Warte auf den Start")
+    assert "?s=" in ph2.url
+    await ctx.close()
+    await ctx2.close()
