@@ -212,8 +212,6 @@ class Screen(Session):
     join_box = _home.join_box
     create_form = _home.create_form
     host = _host.host
-    join_card = _host.join_card
-    print_card = _host.print_card
     can_reveal = _host.can_reveal
     host_controls = _host.host_controls
     show_host_link = _host.show_host_link
