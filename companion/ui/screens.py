@@ -136,7 +136,7 @@ class Screen(Session):
         self.turn_was: bool | None = None  # whether it was this seat's turn at the last change (views/phone.feel_turn)
         self.parts = Parts()  # what the frame being built holds: the views say so as they draw it
         self._frame: Frame | None = None  # what the screen's frame (all but the two slots) showed when last built
-        self._join_field: ft.TextField | None = None
+        self.join_field: ft.TextField | None = None  # the join screen's name field, as last drawn (views/join.py)
         self._width_class = 0
 
     def mount(self) -> None:
@@ -303,8 +303,8 @@ class Screen(Session):
     def _frame_signature(self) -> Frame:
         t = self.table
         if t is None:
-            return Frame(self.role, self.lang, self.error, self._finding)
-        return Frame(self.role, self.lang, self.error, self._finding, t.code, t.game_id, t.phase, self.seat,
+            return Frame(self.role, self.lang, self.error, self.finding)
+        return Frame(self.role, self.lang, self.error, self.finding, t.code, t.game_id, t.phase, self.seat,
                      self.token, t.seat_of(self.token), self.token is not None and t.is_spectator(self.token),
                      tuple((s["name"], s["colour"]) for s in t.seats),
                      # (in play the host's buttons are a slot of their own: display.controls_live)

@@ -135,5 +135,5 @@ async def toggle(scr: Screen, e: Any = None) -> None:
     now = not is_on(scr)
     scr._sound = now  # type: ignore[attr-defined]
     scr._reveal_seen = reveal_key(scr) if now else UNSEEN  # type: ignore[attr-defined]
-    await scr._set(f"{PREF}:{scr.role}", "on" if now else "off")
+    await scr.save(f"{PREF}:{scr.role}", "on" if now else "off")
     scr.render(force=True)
