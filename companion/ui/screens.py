@@ -137,6 +137,8 @@ class Screen(Session):
         self.parts = Parts()  # what the frame being built holds: the views say so as they draw it
         self._frame: Frame | None = None  # what the screen's frame (all but the two slots) showed when last built
         self.join_field: ft.TextField | None = None  # the join screen's name field, as last drawn (views/join.py)
+        self.seen = _moment.Seen()  # the reveals its moments have seen (views/moment.py): new for each address
+        self.shared = _shared.Shared()  # the shared device's cover (views/shared.py)
         self._width_class = 0
 
     def mount(self) -> None:
@@ -153,9 +155,9 @@ class Screen(Session):
 
     def _new_route(self) -> None:
         self.slots = Slots()
-        _moment.forget(self)
+        self.seen = _moment.Seen()  # (the first moment at another table, or at a rematch, is not played)
 
-    async def _force_refresh(self) -> None:
+    async def redraw(self) -> None:
         """For game screens: redraw after a change of ctx.local (a selection on this phone)."""
         self.render(force=True)
 
@@ -197,7 +199,7 @@ class Screen(Session):
     def ctx(self, host_view: bool = False) -> UiContext:
         assert self.table is not None
         return UiContext(self.table, None if host_view else self.seat, self.token, self.lang,
-                         self.role == "host", self.toast, self.local, self._force_refresh)
+                         self.role == "host", self.toast, self.local, self.redraw)
 
     # ---------- the views (companion/ui/views/), functions of the screen ----------
     top_bar = _common.top_bar
