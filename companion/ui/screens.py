@@ -139,6 +139,7 @@ class Screen(Session):
         self.join_field: ft.TextField | None = None  # the join screen's name field, as last drawn (views/join.py)
         self.seen = _moment.Seen()  # the reveals its moments have seen (views/moment.py): new for each address
         self.shared = _shared.Shared()  # the shared device's cover (views/shared.py)
+        self.sound = _sound.Chime()  # its reveal chime: on or off, the last reveal chimed for (ui/sound.py)
         self._width_class = 0
 
     def mount(self) -> None:

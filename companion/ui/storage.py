@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -111,7 +112,12 @@ class Storage:
                 await asyncio.wait_for(self.prefs.set(key, value), 5)
             except Exception:
                 pass
-        self._background.add(task := asyncio.ensure_future(store()))
+        self.in_background(store())
+
+    def in_background(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run `work` on the loop without waiting for it (held until it ends: a task nobody holds may
+        be collected half-way). RuntimeError without a running loop."""
+        self._background.add(task := asyncio.ensure_future(work))
         task.add_done_callback(self._background.discard)
 
     async def clear(self, key: str) -> None:
