@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import flet as ft
 
@@ -25,9 +25,6 @@ from companion.ui import flet_fast, kit
 from companion.ui.kit import UiContext
 from companion.ui.views import display as _display
 from companion.ui.views.display import FLIP_S, Card, Moment
-
-if TYPE_CHECKING:
-    from companion.ui.screens import Screen
 
 PLAY = True  # False: moments drawn at their end at once, no timers (tests comparing message streams)
 BACKS_S = 0.25  # the backs before they turn
@@ -65,16 +62,15 @@ def seat_moment(ctx: UiContext) -> Moment | None:
     return memo(f"seat moment:{ctx.seat}:{ctx.lang}", make)  # type: ignore[no-any-return]
 
 
-def drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
-    """The moment's props and builder, for the top of a seated phone's game part
-    (views/common.game_section): a new reveal changes them, and the game's part is redrawn then."""
-    t = scr.table
-    m = seat_moment(scr.ctx()) if t is not None and t.state is not None and scr.seat is not None else None
-    seen = scr.seen.moment
-    if seen is UNSEEN:  # the moment there when this screen first drew: not played
-        scr.seen.moment = seen = m.key if m is not None else None
-    play = m is not None and m.key != seen
-    lang = scr.lang
+def drawn(ctx: UiContext, seen: Seen) -> tuple[tuple[Any, ...], Any]:
+    """The moment's props and builder, for the top of a seated phone's game part (`ctx`, the seat's:
+    views/common.game_section) on a screen that has seen `seen` (Screen.seen): a new reveal changes
+    them, and the game's part is redrawn then."""
+    m = seat_moment(ctx) if ctx.table.state is not None and ctx.seat is not None else None
+    if seen.moment is UNSEEN:  # the moment there when this screen first drew: not played
+        seen.moment = m.key if m is not None else None
+    play = m is not None and m.key != seen.moment
+    lang = ctx.lang
     shown = m if play else None
     # The game's part below waits for the cards too (its result list would tell the outcome
     # before they have turned): drawn inside the moment's component, from its outcome on.
@@ -83,20 +79,17 @@ def drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
     return ("moment", lang, shown), lambda make: [SeatMoment(shown, lang, Part(make), key="sm")]
 
 
-def after_flip(scr: Screen) -> tuple[tuple[Any, ...], Any]:
-    """For the public game part (the host's side panel, a spectator): its props and a wrapper that
-    hides the part while the last reveal's cards turn (the display's moment plays beside it) – its
-    result list would tell the outcome before they have turned. Only a reveal that happens while
-    this screen is open (as a phone's moment)."""
-    t = scr.table
+def after_flip(ctx: UiContext, seen: Seen) -> tuple[tuple[Any, ...], Any]:
+    """For the public game part (`ctx`, the public view: the host's side panel, a spectator): its
+    props and a wrapper that hides the part while the last reveal's cards turn (the display's moment
+    plays beside it) – its result list would tell the outcome before they have turned. Only a reveal
+    that happens while this screen is open (`seen`, Screen.seen: as a phone's moment)."""
     m = None
-    if t is not None and t.state is not None:
-        ctx = scr.ctx(host_view=True)
+    if ctx.table.state is not None:
         m = _display.public_moment(ctx, _display.game_display(ctx))
-    seen = scr.seen.flip
-    if seen is UNSEEN:
-        scr.seen.flip = seen = m.key if m is not None else None
-    key = None if m is None or m.key == seen or not m.cards else m.key
+    if seen.flip is UNSEEN:
+        seen.flip = m.key if m is not None else None
+    key = None if m is None or m.key == seen.flip or not m.cards else m.key
     # One component under one key, with or without a reveal to wait for: redrawn in place.
     return ("flip", key), lambda make: [AfterFlip(key, Part(make), key="af")]
 
