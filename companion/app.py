@@ -203,7 +203,8 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
         return join_page.for_page(hub, code, boot.conn_from_scope(scope).client or "",
                                   headers.get(b"accept-language", b"").decode("latin-1"),
-                                  scope.get("query_string", b"").decode("latin-1"))
+                                  scope.get("query_string", b"").decode("latin-1"),
+                                  boot.SEATED_COOKIE in boot.cookies(scope))
 
     from companion.history_routes import add_routes as history_routes
 

@@ -38,6 +38,7 @@ from companion.table.hub import Hub, normalise_code
 from companion.table.ops import MAX_NAME
 from companion.table.store import StoreError
 from companion.table.table import Table
+from companion.ui import boot
 
 MAX_BODY = 2048  # bytes of a tap's request: {seat, name, page, lang} is < 300
 TRIES = 12  # taps per connection address ...
@@ -217,11 +218,14 @@ async def take_seat(hub: Hub, joins: PageJoins, limit: JoinLimit, code: str, cli
 
 # ---------- the screen in the page ----------
 def _messages(t: Table, lang: str) -> dict[str, Any]:
-    seats = seat_list(t, lang)
+    """One language's words for the page's script: texts, and templates with "{name}" filled in by
+    the script (the seats' names as this language says them: a default "Player 2" is "Person 2")."""
+    name = "{name}"
     return {"w": i18n.t(lang, "ui.phone.welcome"), "p": i18n.t(lang, "ui.phone.pick_seat"),
             "y": i18n.t(lang, "ui.phone.your_name"), "g": i18n.t(lang, t.game.NAME),
-            "b": [s["label"] for s in seats],
-            "j": [i18n.t(lang, "ui.phone.just_taken", name=s["name"]) for s in t.seats],
+            "n": [i18n.seat_name(lang, s["name"]) for s in t.seats],
+            "free": i18n.t(lang, "ui.phone.take_seat", name=name), "taken": i18n.t(lang, "ui.phone.seat_taken_by", name=name),
+            "shared": i18n.t(lang, "ui.phone.seat_shared", name=name), "j": i18n.t(lang, "ui.phone.just_taken", name=name),
             "long": i18n.t(lang, "tbl.err.name_long", max=MAX_NAME), "off": i18n.t(lang, "join.err.offline"),
             "bad": i18n.t(lang, "join.err.bad"), "slow": i18n.t(lang, "ui.phone.slow_start"),
             "r": i18n.t(lang, "ui.reload")}
@@ -286,10 +290,12 @@ var $=function(id){return document.getElementById(id);},box=$("tj-seats"),name=$
 busy=false,used=false,ready=false,done=false,mine=null;
 function label(){var m=M[l];$("tj-g").textContent=m.g+" \u00b7 "+code;$("tj-w").textContent=m.w;$("tj-p").textContent=m.p;
 $("tj-y").textContent=m.y;name.setAttribute("aria-label",m.y);document.documentElement.lang=l;
-Array.prototype.forEach.call(box.children,function(b){var i=+b.getAttribute("data-i");if(b.getAttribute("data-state")==="free")b.textContent=m.b[i];});
+Array.prototype.forEach.call(box.children,function(b){var k=m[b.getAttribute("data-state")];
+if(k&&!b.hasAttribute("data-fresh"))b.textContent=fill(k,m.n[+b.getAttribute("data-i")]);});
 Array.prototype.forEach.call(R.querySelectorAll(".tj-top button"),function(b){b.setAttribute("aria-pressed",b.getAttribute("data-l")===l);});}
+function fill(k,n){return k.split("{name}").join(n);}
 function seats(list){if(!list)return;list.forEach(function(x){var b=box.children[x.i];if(!b)return;
-if(x.state!=="free"){b.disabled=true;b.setAttribute("data-state",x.state);b.textContent=x.label;}});}
+if(x.state!=="free"){b.disabled=true;b.setAttribute("data-state",x.state);b.setAttribute("data-fresh","");b.textContent=x.label;}});}
 function gone(){if(done)return;done=true;requestAnimationFrame(function(){requestAnimationFrame(function(){R.remove();});});}
 function seated(r,n){mine=r;R.innerHTML="";var top=document.createElement("div"),b=document.createElement("div");
 b.className="tj-body";var you=document.createElement("div");you.className="tj-you";you.appendChild(document.createElement("i"));
@@ -308,12 +314,13 @@ fetch("/t/"+code+"/join",{method:"POST",headers:{"Content-Type":"application/jso
 body:JSON.stringify({seat:i,name:n||null,page:window.__tcPage||null,lang:l})}).then(function(x){
 return x.json().then(function(r){return [x.status,r];},function(){return [x.status,{}];});}).then(function(a){busy=false;var r=a[1];
 if(a[0]===200&&r.token){try{s.setItem("flutter.seat:"+code,JSON.stringify(r.token));}catch(e){}
+if(/^\/t\/[A-Za-z]{2,12}\/?$/.test(location.pathname))document.cookie="@SEATED@=1; path="+location.pathname.replace(/\/$/,"")+"; SameSite=Strict; max-age=31536000";
 if(!r.told){if(!window.__tcSeat||(window.__tcWs&&(ready||!window.__tcPage))){
 location.replace(location.pathname+"?s="+encodeURIComponent(r.token));return;}
 history.replaceState(history.state,"",location.pathname+"?s="+encodeURIComponent(r.token)+location.hash);
 if(window.__tcSeat)window.__tcSeat(r.token);}
 seated(r,b);return;}
-seats(r.seats);err.textContent=r.key==="tbl.err.seat_taken"?M[l].j[i]:(r.message||M[l].bad);
+seats(r.seats);err.textContent=r.key==="tbl.err.seat_taken"?fill(M[l].j,M[l].n[i]):(r.message||M[l].bad);
 },function(){busy=false;err.textContent=M[l].off;});}
 box.addEventListener("click",function(e){var b=e.target.closest?e.target.closest(".tj-seat"):null;if(b)tap(b);});
 name.addEventListener("input",function(){used=true;err.textContent=Array.from(name.value.trim()).length>@MAX@?M[l].long:"";});
@@ -344,7 +351,7 @@ def screen_html(t: Table, lang: str) -> str:
     langs = "".join(f'<button type="button" data-l="{lg}" title="{html.escape(i18n.LANG_NAMES[lg])}" '
                     f'aria-pressed="{str(lg == lang).lower()}">{lg.upper()}</button>' for lg in i18n.LANGS)
     script = (JOIN_JS.replace("@MESSAGES@", json.dumps(messages, ensure_ascii=False).replace("</", "<\\/"))
-              .replace("@MAX@", str(MAX_NAME)))
+              .replace("@MAX@", str(MAX_NAME)).replace("@SEATED@", boot.SEATED_COOKIE))
     return (f'<div id="tc-join" hidden data-code="{html.escape(t.code)}" data-lang="{lang}" role="main">{JOIN_CSS}'
             f'<div class="tj-top"><b id="tj-g">{html.escape(m["g"])} \u00b7 {html.escape(t.code)}</b>{langs}</div>'
             f'<div class="tj-body"><h1 id="tj-w">{html.escape(m["w"])}</h1><p id="tj-p">{html.escape(m["p"])}</p>'
@@ -355,10 +362,13 @@ def screen_html(t: Table, lang: str) -> str:
             f'</div>{script}</div>')
 
 
-def for_page(hub: Hub, code: str, client: str, accept_language: str, query: str) -> str | None:
+def for_page(hub: Hub, code: str, client: str, accept_language: str, query: str, seated: bool = False) -> str | None:
     """The join screen for the page of /t/CODE, or None: a table not in its lobby or without a free
-    seat, an unknown code (counted as a wrong try: Hub.page_table), a locked-out address, or an
-    address that brings a seat token of this table (`?s=`)."""
+    seat, an unknown code (counted as a wrong try: Hub.page_table), a locked-out address, a browser
+    that says it has a seat here (its `tc_seat` cookie: boot.SEATED_COOKIE), or an address that
+    brings a seat token of this table (`?s=`)."""
+    if seated:
+        return None
     t = hub.page_table(normalise_code(code), client)
     if not shows_screen(t):
         return None

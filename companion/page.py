@@ -39,6 +39,7 @@ from typing import Any
 from servestatic.utils import parse_accept_encoding
 
 from companion.ui import boot
+from companion.ui.boot import SEATED_COOKIE, cookies
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -306,10 +307,17 @@ class Page:
                                 asked.get(b"user-agent", b"").decode("latin-1"), body).encode("utf-8")
         except UnicodeError:
             html = flet_page
-        etag = f'"p-{hashlib.sha256(html).hexdigest()[:20]}"'
+        # The ETag names the page and, apart, its join screen: a seated phone (its `tc_seat` cookie,
+        # companion/join_page.py) whose copy is the same page with a join screen – which its script
+        # removes unseen – is answered 304 too (a return visit stays a few hundred bytes).
+        base = html.replace(b"<body>\n" + body.encode("utf-8"), b"<body>", 1) if body else html
+        etag = f'"p-{hashlib.sha256(base).hexdigest()[:20]}'
+        loose = not body and SEATED_COOKIE in cookies(scope)
+        etag = etag + (f'-j{hashlib.sha256(body.encode("utf-8")).hexdigest()[:8]}"' if body else '"')
         hs += [(b"cache-control", NO_CACHE), (b"etag", etag.encode()), (b"vary", b"accept-encoding, user-agent, accept-language"),
                (b"content-security-policy", CSP)]
-        if etag in asked.get(b"if-none-match", b"").decode("latin-1"):
+        held = asked.get(b"if-none-match", b"").decode("latin-1")
+        if etag in held or (loose and etag[:-1] + "-j" in held):
             await send({"type": "http.response.start", "status": 304, "headers": hs})
             await send({"type": "http.response.body", "body": b""})
             return

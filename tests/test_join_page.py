@@ -174,7 +174,8 @@ def test_the_page_of_a_lobby_carries_the_join_screen_escaped_and_in_the_phones_l
     assert "Cem&quot;&#x27;&amp;" in screen
     assert "<img src=x" not in screen.split("<script>")[0] and "<b>Ann" not in screen.split("<script>")[0]
     # the other languages for the script (the saved language wins, as in the app), escaped for a script
-    assert "Sit as <b>Ann<\\/b>" in screen and "<\\/b>" in screen and "</b>" not in screen.split("<script>")[1]
+    script = screen.split("<script>")[1]
+    assert '"<b>Ann<\\/b>"' in script and '"Platz nehmen als {name}"' in script and "</b>" not in script
     # three seats, one button each, the taken one disabled; large targets
     assert screen.count('class="tj-seat"') == 3 and screen.count(" disabled") == 1
     assert "min-height:56px" in screen
@@ -201,6 +202,8 @@ def test_the_screen_holds_no_secret_and_none_for_a_phone_with_a_seat(env: Any) -
         for held in (tok, watcher):
             assert not _screen(c.get(f"/t/{t.code}?s={held}", headers=HTML).text)
         assert _screen(c.get(f"/t/{t.code}?s=forged", headers=HTML).text)
+        # ... nor one whose page said it has a seat here (BOOT_JS: the `tc_seat` flag, no token)
+        assert not _screen(c.get(f"/t/{t.code}", headers={**HTML, "Cookie": "tc_seat=1"}).text)
         # the script hides it at once for a phone whose storage holds a seat here (before showing it)
         assert 'hidden data-code' in screen and 'getItem("flutter.seat:"+code)' in screen
 
@@ -318,3 +321,26 @@ def test_page_joins_forget_what_they_should() -> None:
     joins.detach(PAGE, s)
     assert joins.taken(PAGE, "ABCD", "tok2", "de") is False
     assert joins.attach(PAGE, s) == ("ABCD", "tok2", "de")
+
+
+def test_a_seated_phones_return_visit_is_still_a_304(env: Any) -> None:
+    """The page with a join screen changes with the seats; a seated phone (its `tc_seat` flag) gets
+    the page without one – and its copy of the page with a join screen (which its script removes
+    unseen) is still good: 304, a few hundred bytes. A seatless phone's copy is good only while
+    the seats are as it shows them."""
+    hub = Hub(MemoryStore())
+    t = lobby(hub)
+    with client(hub) as c:
+        first = c.get(f"/t/{t.code}", headers=HTML)
+        etag = first.headers["etag"]
+        assert _screen(first.text) and "-j" in etag
+        again = c.get(f"/t/{t.code}", headers={**HTML, "If-None-Match": etag})
+        assert again.status_code == 304  # nothing changed: the same page
+        t.request_sync(None, {"op": "join", "seat": 0, "name": "Ann"})
+        seatless = c.get(f"/t/{t.code}", headers={**HTML, "If-None-Match": etag})
+        assert seatless.status_code == 200 and "Taken: Ann" in _screen(seatless.text)  # the seats changed
+        seated = c.get(f"/t/{t.code}", headers={**HTML, "If-None-Match": etag, "Cookie": "tc_seat=1"})
+        assert seated.status_code == 304 and "-j" not in seated.headers["etag"]
+        # a copy of another page is not good for a seated phone either
+        assert c.get(f"/t/{t.code}", headers={**HTML, "If-None-Match": '"p-0123"', "Cookie": "tc_seat=1"}
+                     ).status_code == 200

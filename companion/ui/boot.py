@@ -17,6 +17,10 @@ at every load), which every WebSocket handshake and every download from this bro
 handshake of a re-created session included (`CONN`). A host link that brings a key in the
 address (`/host/CODE?k=…`) has it moved into storage and out of the address before Flutter starts.
 
+A seat this browser holds at the table (stored, or stored later by the app: the page watches its
+storage's writes for that key) also sets a flag cookie without the token, `tc_seat` on the path
+/t/CODE: the next page of /t/CODE comes without the HTML join screen (companion/join_page.py).
+
 The page also gives itself a random id (`window.__tcPage`, `p` in the cookie): a seat its HTML join
 screen takes (companion/join_page.py) reaches the Flet session of the same page by it, and
 `window.__tcSeat(token)` puts such a seat into the cookie while the socket is not open yet.
@@ -67,6 +71,9 @@ class Conn(NamedTuple):
 
 
 HOST_COOKIE = "tc_h_"  # + join code: one cookie per table this browser hosts
+# "This browser holds a seat here" (no token, a flag; path /t/CODE: sent with that page only): the
+# page of a seated phone comes without the HTML join screen (companion/join_page.py).
+SEATED_COOKIE = "tc_seat"
 CONN: ContextVar[Conn | None] = ContextVar("tc_conn", default=None)
 LOOPBACK = ("127.", "::1", "::ffff:127.")
 
@@ -122,12 +129,15 @@ function g(n){var x=s.getItem("flutter."+n);if(x===null)return null;x=JSON.parse
 if(m){var code=decodeURIComponent(m[2]).replace(/\s+/g,"").toUpperCase().slice(0,12);
 k=(m[1]==="t"?"seat:":"host:")+code;v=g(k);
 if(m[1]==="t"){if(v&&!/[?&]s=/.test(location.search)){history.replaceState(history.state,"",
-location.pathname+(location.search?location.search+"&":"?")+"s="+encodeURIComponent(v)+location.hash);}}
+location.pathname+(location.search?location.search+"&":"?")+"s="+encodeURIComponent(v)+location.hash);}
+var seated=function(){if(/^[A-Za-z]{2,12}$/.test(m[2]))document.cookie="@SEATED@=1; path=/t/"+m[2]+"; SameSite=Strict; max-age=31536000";};
+if(v){seated();}else{var SI=Storage.prototype.setItem;Storage.prototype.setItem=function(a,b){SI.apply(this,arguments);
+if(a==="flutter."+k&&b){try{seated();}catch(x){}}};}}
 else{var a=/^[A-Z]+$/.test(code)?"@HOST@"+code+"=":null,q=new URLSearchParams(location.search),x=q.get("k");
 if(x){if(!v){s.setItem("flutter."+k,JSON.stringify(x));v=x;}q.delete("k");var r=q.toString();
 history.replaceState(history.state,"",location.pathname+(r?"?"+r:"")+location.hash);}
 if(a&&v){document.cookie=a+encodeURIComponent(v)+e+"; max-age=31536000";}}}
-var P="";try{var a=new Uint8Array(16);crypto.getRandomValues(a);for(var i=0;i<16;i++)P+=(a[i]+256).toString(16).slice(1);}catch(x){}
+var P="";try{var rb=new Uint8Array(16);crypto.getRandomValues(rb);for(var i=0;i<16;i++)P+=(rb[i]+256).toString(16).slice(1);}catch(x){}
 window.__tcPage=P||null;
 function put(){document.cookie=c+encodeURIComponent(JSON.stringify({l:g("lang"),n:navigator.language||null,k:k,v:v,p:P||null}))+e+"; max-age=60";}
 put();window.__tcSeat=function(t){if(!window.__tcWs&&k&&k.indexOf("seat:")===0){v=t;put();}};
@@ -136,7 +146,7 @@ window.WebSocket=function(u,p){window.WebSocket=W;window.__tcWs=1;var w=p===unde
 d=function(){document.cookie=c+e+"; max-age=0";};w.addEventListener("open",d);w.addEventListener("error",d);return w;};
 window.WebSocket.prototype=W.prototype;
 }catch(x){}})();</script>
-""".replace("@COOKIE@", COOKIE).replace("@HOST@", HOST_COOKIE)
+""".replace("@COOKIE@", COOKIE).replace("@HOST@", HOST_COOKIE).replace("@SEATED@", SEATED_COOKIE)
 
 
 # A browser whose locale is `C`/`POSIX` (WebKitGTK under LANG=C reports navigator.languages ==

@@ -16,17 +16,17 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import PHONE, ServerProcess, enable_semantics, see
+from tests.browser.helpers import PHONE, ServerProcess, enable_semantics, open_screen, see, tap
 
 
 @pytest.fixture
 def lobby(tmp_path: Path) -> Any:
-    """A server with a table in its lobby: Ann, Bob (taken by Bea), Player 3, Player 4."""
+    """A server with a table in its lobby: Ann, Bob (taken by Bea), Player 3, Player 4, Player 5."""
     from companion.table.hub import Hub
     from companion.table.store import SQLiteStore
 
     store = SQLiteStore(tmp_path / "data")
-    t = Hub(store).create("sealed_vote", None, [{"name": n} for n in ("Ann", "Bob", "Player 3", "Player 4")])
+    t = Hub(store).create("sealed_vote", None, [{"name": n} for n in ("Ann", "Bob", "Player 3", "Player 4", "Player 5")])
     t.request_sync(None, {"op": "join", "seat": 1, "name": "Bea"})
     code = t.code
     store.close()
@@ -79,6 +79,9 @@ async def test_a_phone_sits_down_on_the_html_screen_and_ends_on_its_flutter_seat
     await enable_semantics(ph)  # (waits for the HTML screen to go)
     await see(ph, "You are Zoë")
     await see(ph, "Waiting for the host to start")
+    # opened again, the page of a seated phone comes without the join screen (the `tc_seat` flag)
+    again = await ph.reload(wait_until="commit")
+    assert again is not None and 'id="tc-join"' not in await again.text()
 
     # ---- 2. Flutter's socket first, the tap on the HTML screen after: the open session is moved
     ctx2, ph2, gate2 = await _held(browser, url, locale="de-DE")
@@ -100,5 +103,13 @@ async def test_a_phone_sits_down_on_the_html_screen_and_ends_on_its_flutter_seat
     await see(ph2, "Du bist Dan")
     await see(ph2, "Warte auf den Start")
     assert "?s=" in ph2.url
-    await ctx.close()
-    await ctx2.close()
+
+    # ---- 3. a phone that sits down on Flutter's own join screen: its browser is flagged seated too
+    # (the page sees the app store the token), so its next page comes without the HTML screen
+    ctx3, ph3 = await open_screen(browser, url)
+    await tap(ph3, "Sit as Player 5")
+    await see(ph3, "Waiting for the host to start")
+    jar = {(c["name"], c["path"]) for c in await ctx3.cookies()}
+    assert ("tc_seat", f"/t/{code}") in jar, jar
+    for c in (ctx, ctx2, ctx3):
+        await c.close()
