@@ -129,12 +129,22 @@ def new_pubsub() -> PubSubHub:
 
 
 async def quiet(clients: list[Client], idle: float = 0.03, timeout: float = 30.0) -> None:
-    """Wait until no session has sent anything for `idle` seconds."""
+    """Wait until no session has sent anything for `idle` seconds and nothing is queued on the
+    event loop behind this wait.
+
+    The second half matters on a loaded machine: a change is drawn in a chain of loop steps (the
+    screens' refresh, then their seat rows, then Flet's update task, which sends), and the first
+    steps send nothing. A process held off the CPU for `idle` seconds right after this wait set its
+    timer wakes up with the chain not yet sent, and the last send (of the change before) looks
+    `idle` old. The loop's ready queue (CPython's BaseEventLoop._ready) still holds the chain then.
+    """
+    loop = asyncio.get_running_loop()
     deadline = time.perf_counter() + timeout
     while time.perf_counter() < deadline:
         await asyncio.sleep(idle)
         now = time.perf_counter()
-        if all(c.conn is None or now - c.conn.last_send >= idle for c in clients):
+        if all(c.conn is None or now - c.conn.last_send >= idle for c in clients) \
+                and not getattr(loop, "_ready", None):
             return
 
 

@@ -34,6 +34,15 @@ async def fits(page: Any, texts: list[str], height: int = 800, min_px: float = 0
         assert box["height"] >= min_px, (text, box)
 
 
+async def fits_all(page: Any, text: str, height: int) -> None:
+    """Every element showing `text` is on screen above the fold."""
+    loc = page.get_by_text(text)
+    await loc.first.wait_for(timeout=60_000)
+    for i in range(await loc.count()):
+        box = await loc.nth(i).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (text, i, box)
+
+
 async def shot(page: Any, path: Any) -> None:
     await asyncio.sleep(2.0)  # the canvas paints after the accessibility tree; the flip is done
     await page.screenshot(path=str(path))
@@ -176,8 +185,14 @@ async def test_lutece_display(browser, server, shots):
     await see(host, "A + Revenus")
     await tap(host, "Next card", exact=True)
     await see(host, "1 of ")
+    # the host's screen at 1280×800: the moment's longest step (card A, taken by nobody) fits too
+    await fits(host, ["Round 1: the cards", "A stays: +1 gold on it (now 1)."], min_px=20)
     await see(tv, "Card A")  # the display goes on by itself, at a steady pace
+    # The resolution fits the TV: the moment (its title, the step shown, in type read across the room)
+    # and the board beside it, down to its gold line (the summary says the same at the last step).
+    await fits(tv, ["Round 1: the cards", "of 6 · Card"], height=TV["height"], min_px=30)
     await shot(tv, shots / "display-lutece-reveal-1920.png")
+    await fits_all(tv, "Anna 9 gold", height=TV["height"])
     await see(tv, "Anna plays Revenus: +3 gold.", timeout=40_000)  # the display's pace reaches the summary
     for _ in range(8):  # the host's own pace: Next card, step by step
         text = await page_text(host)

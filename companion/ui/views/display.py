@@ -141,7 +141,11 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
     # Nothing is asked of anyone (a vote revealed, the host about to ask again; the game over): the
     # last reveal is what the table looks at – the centre of the screen, in the largest type, the
     # question asked as its headline; the status goes below it in smaller type (issue 30.4).
-    hero = moment is not None and (ended or not (status.waiting or status.sealed))
+    # A resolution read step by step (Lutèce: card A, card B, …) on a TV goes beside the board its
+    # steps speak of, not above it: in the middle of the screen it pushed the board below the fold.
+    beside = moment is not None and bool(moment.steps) and width >= 1300 and not ended \
+        and mod is not None and hasattr(mod, "board")
+    hero = moment is not None and not beside and (ended or not (status.waiting or status.sealed))
     if ended:  # (a game over by its rules says so in its own words; one the host ended: "Game over")
         parts += ended_part(ctx, width, status.headline if t.phase != "ended" else "")
     elif status.headline and not hero:
@@ -173,7 +177,11 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
             drawn = ft.Text(ctx.t("ui.err.render"), size=18, color=ft.Colors.RED_700)
     shown = MomentView(moment, scr.lang, 1500 if wide else width, host_panel,  # (TV: the laptop's sizes × 1.25)
                        key="moment" if host_panel else f"moment:{moment.key}") if moment is not None else None
-    if wide and drawn is not None and shown is not None:
+    if beside and drawn is not None and shown is not None:  # the moment from the top of the screen down
+        parts = [ft.Row([ft.Container(ft.Column([*parts, drawn], spacing=12, tight=True), width=board_w),
+                         ft.Container(shown, expand=True)],
+                        spacing=16, vertical_alignment=ft.CrossAxisAlignment.START)]
+    elif wide and drawn is not None and shown is not None:
         parts.append(ft.Row([ft.Container(drawn, width=board_w), ft.Container(shown, expand=True)],
                             spacing=16, vertical_alignment=ft.CrossAxisAlignment.START))
     else:
@@ -334,19 +342,23 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool, hero: bool 
     parts: list[ft.Control] = [ft.Text(m.title, size=head, weight=ft.FontWeight.BOLD,
                                        text_align=ft.TextAlign.CENTER if hero else None)]
     if m.cards:  # (a component of its own: the outcome's and the steps' redraws pass the cards over)
-        parts.append(_Flips(m, stage >= 1, size if len(m.cards) <= 5 else int(size * 0.75), hero))
+        card = size if len(m.cards) <= 5 else int(size * 0.75)
+        if m.steps and width > 1100:  # a resolution (Lutèce): what the room reads is its steps
+            card = int(card * 0.75)
+        parts.append(_Flips(m, stage >= 1, card, hero))
     if stage >= 2:
         parts += [ft.Text(line, size=big if i else size, weight=ft.FontWeight.BOLD if not i else ft.FontWeight.W_600,
                           text_align=ft.TextAlign.CENTER if hero else None)
                   for i, line in enumerate(m.outcome)]
     if m.steps and stage >= 2:
+        line = int(24 * min(k, 1.2))  # a step's lines: 28 px on a TV
         shown = max(0, stage - 2)
         if shown:
             head, lines = m.steps[shown - 1]
             parts.append(ft.Container(content=ft.Column(
                 [ft.Text(t("display.step", n=shown, of=len(m.steps)) + " · " + head, size=big,
                          weight=ft.FontWeight.BOLD),
-                 *[ft.Text(x, size=24) for x in lines]], spacing=2, tight=True),
+                 *[ft.Text(x, size=line) for x in lines]], spacing=2, tight=True),
                 bgcolor=ft.Colors.AMBER_50, border_radius=14, padding=12,
                 animate_opacity=300, key=f"step{shown}"))
         if shown < len(m.steps):  # (at the top, beside the title: it never moves below the fold)
@@ -355,7 +367,7 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool, hero: bool 
             parts[0] = ft.Row([ft.Container(parts[0], expand=True),
                                kit.button(t("display.next"), nxt, icon=ft.Icons.PLAY_ARROW)], spacing=10)
         else:
-            parts += [ft.Text(x, size=26, weight=ft.FontWeight.W_600) for x in m.summary]
+            parts += [ft.Text(x, size=line + 2, weight=ft.FontWeight.W_600) for x in m.summary]
     return ft.Container(content=ft.Column(parts, spacing=14 if hero else 10, tight=True,
                                           horizontal_alignment=ft.CrossAxisAlignment.CENTER if hero else None),
                         bgcolor=ft.Colors.SURFACE_CONTAINER_LOW, border_radius=16, padding=24 if hero else 14,
