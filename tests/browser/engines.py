@@ -62,6 +62,9 @@ for (const n of document.querySelectorAll('flt-semantics[role=button], [role=but
   if (exact ? label === name : label.indexOf(name) >= 0) {n.click(); return true;}
 }
 return false;})"""
+_HTML_SEATS_JS = "!!document.querySelector('#tc-join:not([hidden]) button.tj-seat')"
+_HTML_TAP_JS = """((name) => {for (const b of document.querySelectorAll('#tc-join button.tj-seat')) {
+  if (!b.disabled && (b.textContent || '').trim() === name) {b.click(); return true;}} return false;})"""
 _SEMANTICS_JS = """(() => {const p = document.querySelector('flt-semantics-placeholder');
 if (p) {p.click(); return true;} return !!document.querySelector('flt-semantics-host flt-semantics');})()"""
 
@@ -114,10 +117,20 @@ class Phone:
     async def url(self) -> str:
         return str(await self.js("location.href"))
 
-    async def open(self, url: str, timeout: float = 90) -> Phone:
+    async def open(self, url: str, timeout: float = 90, app: bool = True) -> Phone:
+        """At `url`, Flutter's screen ready; app=False: only the page's own HTML join screen
+        (companion/join_page.py) shown, Flutter perhaps still starting."""
         await self.goto(url)
-        await self.enable_semantics(timeout)
+        if app:
+            await self.enable_semantics(timeout)
+        else:
+            await self.until(lambda: self.js(_HTML_SEATS_JS), timeout, "the HTML join screen")
         return self
+
+    async def tap_html(self, name: str, timeout: float = 30) -> None:
+        """Tap a seat button of the page's own HTML join screen (not Flutter's)."""
+        call = f"{_HTML_TAP_JS}({json.dumps(name)})"
+        await self.until(lambda: self.js(call), timeout, f"HTML button {name!r}")
 
     async def enable_semantics(self, timeout: float = 90) -> None:
         await self.until(lambda: self.js(_SEMANTICS_JS), timeout, "Flutter's semantics placeholder")
@@ -184,9 +197,11 @@ class _PlaywrightPhone(Phone):
 class Engine:
     name = ""
 
-    async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None) -> Phone:
+    async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None,
+                   app: bool = True) -> Phone:
         """A new phone at `url`; `languages`: what its navigator.languages says before any page
-        script runs (as a browser under that locale would; Chromium and Firefox only)."""
+        script runs (as a browser under that locale would; Chromium and Firefox only); app=False:
+        back as soon as the page's HTML join screen shows (Phone.open)."""
         raise NotImplementedError
 
     async def close(self) -> None:
@@ -202,11 +217,12 @@ class _Chromium(Engine):
         self._pw = await async_playwright().start()
         self.browser = await self._pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
 
-    async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None) -> Phone:
+    async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None,
+                   app: bool = True) -> Phone:
         ctx = await self.browser.new_context(viewport=size, locale="en-US")
         if languages is not None:
             await ctx.add_init_script(_languages_js(languages))
-        return await _PlaywrightPhone(ctx, await ctx.new_page()).open(url)
+        return await _PlaywrightPhone(ctx, await ctx.new_page()).open(url, app=app)
 
     async def close(self) -> None:
         await self.browser.close()
@@ -257,12 +273,13 @@ class _WebKit(Engine):
         d.set_window_size(size["width"], size["height"])
         return d
 
-    async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None) -> Phone:
+    async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None,
+                   app: bool = True) -> Phone:
         if languages is not None:
             raise NotImplementedError("WebKitWebDriver has no init scripts: set COMPANION_WEBKIT_LANG")
         phone = _SeleniumPhone(await asyncio.to_thread(self._driver, size))
         self.phones.append(phone)
-        return await phone.open(url)
+        return await phone.open(url, app=app)
 
     async def close(self) -> None:
         await asyncio.gather(*(p.close() for p in self.phones))
@@ -370,7 +387,8 @@ class _Firefox(Engine):
         await self.bidi.call("session.new", capabilities={})
         self.phones: list[_BiDiPhone] = []
 
-    async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None) -> Phone:
+    async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None,
+                   app: bool = True) -> Phone:
         user = (await self.bidi.call("browser.createUserContext"))["userContext"]
         ctx = (await self.bidi.call("browsingContext.create", type="tab", userContext=user))["context"]
         if languages is not None:
@@ -380,7 +398,7 @@ class _Firefox(Engine):
                              viewport={"width": size["width"], "height": size["height"]})
         phone = _BiDiPhone(self.bidi, ctx, user)
         self.phones.append(phone)
-        return await phone.open(url)
+        return await phone.open(url, app=app)
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):
