@@ -196,13 +196,13 @@ def test_a_phones_card_keeps_a_short_word_on_one_line() -> None:
                                   D.Card(0, "Pizza", "not locked")),
                  seats=(("Ann", "#d32f2f"), ("Bob", "#1976d2"), ("Zoë", "#388e3c")))
     for c in m.cards:
-        card = M._face(m, c)
+        card = M.face(m, c)
         face = card.content.controls[1]
         assert face.value == c.face
         assert face.max_lines == 1 and face.no_wrap, c.face
         inner = card.width - 2 * 3 - 2 * 4  # (border, padding)
         assert inner >= len(c.face) * face.size * 0.62, (c.face, card.width, face.size)
-    three = sum(M._face(m, c).width for c in m.cards[:3]) + 2 * 6
+    three = sum(M.face(m, c).width for c in m.cards[:3]) + 2 * 6
     assert three <= 360 - 2 * 14 - 2 * 15, three  # three cards on one row of a 360 px phone
-    long = M._face(m, D.Card(1, "Ratatouille provençale"))
+    long = M.face(m, D.Card(1, "Ratatouille provençale"))
     assert long.content.controls[1].max_lines == 2 and long.width <= 150

@@ -104,7 +104,7 @@ async def test_the_last_lock_with_sound_on_ends_the_turn_mark_and_chimes_in_one_
     t.request_sync(t.host_token, {"op": "start"})
     await _settle()
     last = phones[2].screen
-    last._sound_role, last._sound = "phone", True  # this player turned sound on
+    last.sound.role, last.sound.on = "phone", True  # this player turned sound on
     for i, tok in enumerate(tokens):
         t.request_sync(tok, {"op": "act", "action": {"type": "submit", "value": t.state["question"]["choices"][i % 2]}})
     await _settle()

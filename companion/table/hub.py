@@ -24,14 +24,16 @@ import secrets
 import time
 import weakref
 from collections import defaultdict, deque
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 from companion import history as _history  # noqa: F401  (registers the rematch/history messages)
 from companion import i18n
 from companion.games.base import RuleError
 from companion.table.store import Store, StoreError, TableMeta
 from companion.table.table import Table
+
+T = TypeVar("T")
 
 CODE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY"
 CODE_LEN = 4
@@ -94,6 +96,17 @@ class InHand:
         if self.kind == "device":
             return any(t.is_device(tok) for tok in self.tokens)
         return any(t.seat_of(tok) is not None or t.is_spectator(tok) for tok in self.tokens)
+
+
+def _inline(coro: Coroutine[Any, Any, T]) -> T:
+    """The result of a coroutine that never waits (Hub._play_again not off the loop), run here
+    without an event loop: the sync path is the async one, step for step."""
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    coro.close()
+    raise RuntimeError("a coroutine run inline waited")
 
 
 class Hub:
@@ -174,13 +187,7 @@ class Hub:
         ended), tbl.err.busy, and what Table.create refuses (err.option …). Synchronous (tests,
         tools); a screen calls `rematch_async` (the writes off the event loop)."""
         old, done = self._rematch_check(code)
-        if done is not None:
-            return done
-        new = self._rematch_table(old, self.new_code(), options, start)
-        self.add(new)
-        old.submit_sync({"k": "next", "code": new.code})  # (its screens redraw and follow)
-        self._touch(old.code)
-        return new
+        return done if done is not None else _inline(self._play_again(old, options, start, off_loop=False))
 
     async def rematch_async(self, code: Any, options: dict[str, Any] | None = None, start: bool = True) -> Table:
         """rematch() for the screens: the new table's entries are written in a worker thread (it has
@@ -195,10 +202,7 @@ class Hub:
         fut: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
         self._rematching[old.code] = fut
         try:
-            new = await asyncio.to_thread(self._rematch_table, old, self.new_code(), options, start)
-            self.add(new)
-            await old.submit({"k": "next", "code": new.code})  # (its screens redraw and follow)
-            self._touch(old.code)
+            new = await self._play_again(old, options, start, off_loop=True)
             fut.set_result(new)
             return new
         except BaseException as e:
@@ -207,6 +211,25 @@ class Hub:
             raise
         finally:
             self._rematching.pop(old.code, None)
+
+    async def _play_again(self, old: Table, options: dict[str, Any] | None, start: bool, off_loop: bool) -> Table:
+        """The one way a rematch is made, for rematch() and rematch_async(): the new table written –
+        in a worker thread when `off_loop` (it has no screen yet), else here –, registered, and the old
+        table's `next` entry (its screens redraw and follow) through its lock when `off_loop`
+        (Table.submit), else at once (Table.submit_sync). Not `off_loop`, it never waits: _inline runs it."""
+        code = self.new_code()
+        if off_loop:
+            new = await asyncio.to_thread(self._rematch_table, old, code, options, start)
+        else:
+            new = self._rematch_table(old, code, options, start)
+        self.add(new)
+        follows = {"k": "next", "code": new.code}
+        if off_loop:
+            await old.submit(follows)
+        else:
+            old.submit_sync(follows)
+        self._touch(old.code)
+        return new
 
     def _rematch_check(self, code: Any) -> tuple[Table, Table | None]:
         old = self.get(code)

@@ -28,7 +28,7 @@ RELOAD = "reload"  # _host_token: the page is being loaded again
 
 class Credentials:
     """Mixed into Session: what it reads and sets is the session's own (below), as are the storage
-    (`_get`, `_set`), presence (`_online`, `_count_in`), `_lifecycle`, `open_page` and `t` it calls."""
+    (`_get`, `save`), presence (`_online`, `_count_in`), `_lifecycle`, `open_page` and `t` it calls."""
 
     page: ft.Page
     server: Server
@@ -77,7 +77,7 @@ class Credentials:
         if isinstance(tok, str) and table.is_host(tok):
             self.token = tok
             if self._stored.get(storage_key) != tok:
-                await self._set(storage_key, tok)
+                await self.save(storage_key, tok)
         else:
             self.role = "watch"
         return None
@@ -112,7 +112,7 @@ class Credentials:
                 self.role = "join_error"
                 self.error = self.t(e.key, **e.params) if isinstance(e, RuleError) else self.t("ui.err.store")
                 return None
-            await self._set(storage_key, reply["token"])
+            await self.save(storage_key, reply["token"])
             self.role = "shared"
             self.token = reply["token"]
             self.page.on_app_lifecycle_state_change = self._lifecycle  # (hidden: covered)
@@ -145,7 +145,7 @@ class Credentials:
         tok = (query.get("s") or [None])[0]
         if tok and (table.seat_of(tok) is not None or table.is_spectator(tok)):
             if self._stored.get(f"seat:{table.code}") != tok:
-                await self._set(f"seat:{table.code}", tok)
+                await self.save(f"seat:{table.code}", tok)
         else:
             tok = await self._get(f"seat:{table.code}", late=route)
             address = f"/t/{table.code}?s={tok}"

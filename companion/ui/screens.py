@@ -136,7 +136,10 @@ class Screen(Session):
         self.turn_was: bool | None = None  # whether it was this seat's turn at the last change (views/phone.feel_turn)
         self.parts = Parts()  # what the frame being built holds: the views say so as they draw it
         self._frame: Frame | None = None  # what the screen's frame (all but the two slots) showed when last built
-        self._join_field: ft.TextField | None = None
+        self.join_field: ft.TextField | None = None  # the join screen's name field, as last drawn (views/join.py)
+        self.seen = _moment.Seen()  # the reveals its moments have seen (views/moment.py): new for each address
+        self.shared = _shared.Shared()  # the shared device's cover (views/shared.py)
+        self.sound = _sound.Chime()  # its reveal chime: on or off, the last reveal chimed for (ui/sound.py)
         self._width_class = 0
 
     def mount(self) -> None:
@@ -153,9 +156,9 @@ class Screen(Session):
 
     def _new_route(self) -> None:
         self.slots = Slots()
-        _moment.forget(self)
+        self.seen = _moment.Seen()  # (the first moment at another table, or at a rematch, is not played)
 
-    async def _force_refresh(self) -> None:
+    async def redraw(self) -> None:
         """For game screens: redraw after a change of ctx.local (a selection on this phone)."""
         self.render(force=True)
 
@@ -197,7 +200,7 @@ class Screen(Session):
     def ctx(self, host_view: bool = False) -> UiContext:
         assert self.table is not None
         return UiContext(self.table, None if host_view else self.seat, self.token, self.lang,
-                         self.role == "host", self.toast, self.local, self._force_refresh)
+                         self.role == "host", self.toast, self.local, self.redraw)
 
     # ---------- the views (companion/ui/views/), functions of the screen ----------
     top_bar = _common.top_bar
@@ -212,8 +215,6 @@ class Screen(Session):
     join_box = _home.join_box
     create_form = _home.create_form
     host = _host.host
-    join_card = _host.join_card
-    print_card = _host.print_card
     can_reveal = _host.can_reveal
     host_controls = _host.host_controls
     show_host_link = _host.show_host_link
@@ -305,8 +306,8 @@ class Screen(Session):
     def _frame_signature(self) -> Frame:
         t = self.table
         if t is None:
-            return Frame(self.role, self.lang, self.error, self._finding)
-        return Frame(self.role, self.lang, self.error, self._finding, t.code, t.game_id, t.phase, self.seat,
+            return Frame(self.role, self.lang, self.error, self.finding)
+        return Frame(self.role, self.lang, self.error, self.finding, t.code, t.game_id, t.phase, self.seat,
                      self.token, t.seat_of(self.token), self.token is not None and t.is_spectator(self.token),
                      tuple((s["name"], s["colour"]) for s in t.seats),
                      # (in play the host's buttons are a slot of their own: display.controls_live)

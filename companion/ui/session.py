@@ -353,18 +353,18 @@ class Session(Credentials, Presence, Storage):
             return
         if self.role == "shared":  # the shared device keeps its token at the rematch (Hub.rematch)
             address = f"/shared/{code}"
-            await self._set(f"shared:{code}", self.token)
+            await self.save(f"shared:{code}", self.token)
             self._prefetched[f"shared:{code}"] = self.token
         elif self.role == "display":  # the display (/display/CODE) keeps the host's key (Hub.rematch)
             nxt = self.hub.get(code)
             if nxt is None or not nxt.is_host(self.token):
                 return
             address = f"/display/{code}"  # (the key never goes into the display's address)
-            await self._set(f"host:{code}", self.token)
+            await self.save(f"host:{code}", self.token)
             self._prefetched[f"host:{code}"] = self.token  # (route() finds it without asking the browser)
         else:
             address = f"/t/{code}?s={self.token}"
-            await self._set(f"seat:{code}", self.token)
+            await self.save(f"seat:{code}", self.token)
         await self.route(address)
         self._pushed = address
         await self.go(address)
@@ -489,7 +489,7 @@ class Session(Credentials, Presence, Storage):
     async def set_lang(self, lang: str) -> None:
         self.lang = lang
         self._follow_lang()
-        await self._set("lang", lang)
+        await self.save("lang", lang)
         self.render(force=True)
 
     def _follow_lang(self) -> None:

@@ -12,6 +12,7 @@ character change. Nothing else travels, and a screen that is muted sends nothing
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -22,14 +23,24 @@ UNSEEN = object()  # this screen has not looked at the table's reveals yet (no c
 PREF = "sound"  # + ":" + the screen's role: the host's screen and the display share a browser
 
 
+@dataclass
+class Chime:
+    """A screen's chime (`Screen.sound`), as this module keeps it between changes at the table."""
+
+    role: str | None = None  # the screen (its role) the choice below is for: another one starts anew
+    on: bool | None = None  # the choice: None until this browser's remembered one is read (first reveal)
+    seen: Any = UNSEEN  # the last reveal looked at (UNSEEN: none yet, no chime for an old one)
+    mark: str = MARKS[0]  # the title's invisible last character now
+
+
 def default_on(scr: Screen) -> bool:
     """The table display and the host's screen chime; a phone stays silent unless turned on."""
     return scr.role in ("display", "host")
 
 
 def is_on(scr: Screen) -> bool:
-    chosen = getattr(scr, "_sound", None)
-    return default_on(scr) if chosen is None else bool(chosen)
+    chosen = scr.sound.on
+    return default_on(scr) if chosen is None else chosen
 
 
 def offered(scr: Screen) -> bool:
@@ -58,33 +69,29 @@ def reveal_key(scr: Screen) -> str | None:
 
 def mark(scr: Screen) -> str:
     """The invisible last character of this screen's title now (the page chimes when it changes)."""
-    return getattr(scr, "_chime_mark", MARKS[0])
+    return scr.sound.mark
 
 
 def after_change(scr: Screen) -> None:
     """After a change at the table: chime if a new reveal came and this screen's sound is on. The
     browser's remembered choice is read at the first reveal (not at load: a returning screen's first
     frame asks its storage nothing, companion/ui/boot.py)."""
+    st = scr.sound
     if not offered(scr):
-        scr._reveal_seen = UNSEEN  # type: ignore[attr-defined]
+        st.seen = UNSEEN
         return
-    if getattr(scr, "_sound_role", None) != scr.role:  # a new screen: its choice not known yet
-        scr._sound_role = scr.role  # type: ignore[attr-defined]
-        scr._sound = None  # type: ignore[attr-defined]
-        scr._reveal_seen = UNSEEN  # type: ignore[attr-defined]
-    if getattr(scr, "_sound", None) is False:  # muted: nothing to look at (turned on later: no old chime)
-        scr._reveal_seen = UNSEEN  # type: ignore[attr-defined]
+    if st.role != scr.role:  # a new screen: its choice not known yet (the title's mark stays)
+        st.role, st.on, st.seen = scr.role, None, UNSEEN
+    if st.on is False:  # muted: nothing to look at (turned on later: no old chime)
+        st.seen = UNSEEN
         return
     key = reveal_key(scr)
-    seen = getattr(scr, "_reveal_seen", UNSEEN)
-    scr._reveal_seen = key  # type: ignore[attr-defined]
+    seen, st.seen = st.seen, key
     if seen is UNSEEN or key is None or key == seen:
         return
-    if getattr(scr, "_sound", None) is None:
+    if st.on is None:
         try:
-            task = asyncio.ensure_future(_load_then_chime(scr, scr.role))
-            scr._background.add(task)
-            task.add_done_callback(scr._background.discard)
+            scr.in_background(_load_then_chime(scr, scr.role))
         except RuntimeError:  # (no event loop)
             pass
         return
@@ -93,7 +100,7 @@ def after_change(scr: Screen) -> None:
 
 def chime(scr: Screen) -> None:
     """Flip the title's last character: the page plays the chime."""
-    scr._chime_mark = MARKS[1] if mark(scr) == MARKS[0] else MARKS[0]  # type: ignore[attr-defined]
+    scr.sound.mark = MARKS[1] if mark(scr) == MARKS[0] else MARKS[0]
     retitle(scr)
 
 
@@ -123,9 +130,10 @@ async def _load_then_chime(scr: Screen, role: str) -> None:
         value = None
     if scr.role != role:
         return
-    if getattr(scr, "_sound", None) is None:
-        scr._sound = value == "on" if value in ("on", "off") else default_on(scr)  # type: ignore[attr-defined]
-    if scr._sound:  # type: ignore[attr-defined]
+    st = scr.sound
+    if st.on is None:
+        st.on = value == "on" if value in ("on", "off") else default_on(scr)
+    if st.on:
         chime(scr)
     if value == ("off" if default_on(scr) else "on"):
         scr.render(force=True)  # the switch shows the remembered choice
@@ -133,7 +141,7 @@ async def _load_then_chime(scr: Screen, role: str) -> None:
 
 async def toggle(scr: Screen, e: Any = None) -> None:
     now = not is_on(scr)
-    scr._sound = now  # type: ignore[attr-defined]
-    scr._reveal_seen = reveal_key(scr) if now else UNSEEN  # type: ignore[attr-defined]
-    await scr._set(f"{PREF}:{scr.role}", "on" if now else "off")
+    scr.sound.on = now
+    scr.sound.seen = reveal_key(scr) if now else UNSEEN
+    await scr.save(f"{PREF}:{scr.role}", "on" if now else "off")
     scr.render(force=True)

@@ -2,8 +2,8 @@
 
 `Storage` is the part of `Session` that reads and writes the browser's storage: made when first
 used (`prefs`), a read that gives up after 5 s – and, for a seat token or host key, takes an answer
-that comes later (`_get` late=ROUTE: the phone says it is looking meanwhile) –, and writes that
-never make the screen wait (`_set`).
+that comes later (`_get` late=ROUTE: the phone says it is looking meanwhile: `finding`) –, and
+writes that never make the screen wait (`save`, `clear`).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -31,6 +32,7 @@ class Storage:
     _asks: set[asyncio.Future[Any]]
     _background: set[asyncio.Future[Any]]
     _finding: bool
+    _stored: dict[str, Any]
     _finding_timer: asyncio.TimerHandle | None
     _closed: bool
     _route: str
@@ -50,6 +52,12 @@ class Storage:
             self.page._services.register_service(prefs)
             self._prefs = prefs
         return self._prefs
+
+    @property
+    def finding(self) -> bool:
+        """The browser's storage has not answered yet: whose seat this is is not known (the join
+        screen says it is looking rather than offering seats: a tap there would take a second one)."""
+        return self._finding
 
     async def _get(self, key: str, late: str | None = None) -> Any:
         """A value from the browser's storage, None if it does not answer within 5 s.
@@ -96,7 +104,7 @@ class Storage:
         self._prefetched[key] = fut.result()
         contextvars.copy_context().run(self.page.run_task, self.route, route)
 
-    async def _set(self, key: str, value: str) -> None:
+    async def save(self, key: str, value: str) -> None:
         """Store in the browser, without waiting for it (a re-created session's storage never
         answers, Flet #6412: the screen must not wait 5 s for that)."""
         async def store() -> None:
@@ -104,5 +112,15 @@ class Storage:
                 await asyncio.wait_for(self.prefs.set(key, value), 5)
             except Exception:
                 pass
-        self._background.add(task := asyncio.ensure_future(store()))
+        self.in_background(store())
+
+    def in_background(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run `work` on the loop without waiting for it (held until it ends: a task nobody holds may
+        be collected half-way). RuntimeError without a running loop."""
+        self._background.add(task := asyncio.ensure_future(work))
         task.add_done_callback(self._background.discard)
+
+    async def clear(self, key: str) -> None:
+        """Empty `key` in the browser's storage (a seat given back), and known to be empty."""
+        self._stored[key] = ""
+        await self.save(key, "")

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,21 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
             item.add_marker(pytest.mark.browser)
             if "shots" in getattr(item, "fixturenames", ()):
                 item.add_marker(pytest.mark.screenshots)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: Any, call: Any) -> Any:
+    """Each phase's report on the test item (`item.phase_reports`): the browser fixture's teardown
+    looks at it to keep its last look at the screens for a failed test only."""
+    rep = yield
+    item.__dict__.setdefault("phase_reports", {})[rep.when] = rep
+    return rep
+
+
+def failed(node: Any) -> bool:
+    """The test's set-up or body failed (or never reported)."""
+    reps = getattr(node, "phase_reports", {})
+    return "call" not in reps or any(r.failed for r in reps.values())
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +64,7 @@ def from_the_internet(url: str) -> bool:
 
 
 @pytest_asyncio.fixture
-async def browser(chromium: str) -> AsyncIterator[Any]:
+async def browser(chromium: str, request: Any) -> AsyncIterator[Any]:
     """One Chromium; every context it opens is watched: no screen may ask the internet for anything
     (the product's offline promise – Flet's client asks a CDN for the Rive runtime unless the
     page forbids it, see companion/web.py CSP)."""
@@ -72,20 +88,23 @@ async def browser(chromium: str) -> AsyncIterator[Any]:
             ctx.on("requestfailed", refused)
             return ctx
         b.new_context = watched_context  # type: ignore[method-assign]
+        ok = False
         try:
             yield b
             assert not asked, f"screens asked the internet for: {sorted(set(asked.values()))}"
             assert not own, f"the page's Content-Security-Policy refused: {sorted(set(own))}"
+            ok = not failed(request.node)
         finally:
-            # Last look at every screen, for diagnosing a failure (not part of docs/).
-            out = Path(os.environ.get("COMPANION_LAST_SCREENS", "/tmp/companion-last-screens"))
-            out.mkdir(parents=True, exist_ok=True)
-            for i, ctx in enumerate(b.contexts):
-                for j, pg in enumerate(ctx.pages):
-                    try:
-                        await pg.screenshot(path=str(out / f"ctx{i}-page{j}.png"), timeout=5000)
-                    except Exception:
-                        pass
+            if not ok:  # last look at every screen of a failed test, for diagnosing it (not part of docs/)
+                out = Path(os.environ.get("COMPANION_LAST_SCREENS", "/tmp/companion-last-screens"))
+                out = out / re.sub(r"[^\w.-]+", "_", request.node.name)
+                out.mkdir(parents=True, exist_ok=True)
+                for i, ctx in enumerate(b.contexts):
+                    for j, pg in enumerate(ctx.pages):
+                        try:
+                            await pg.screenshot(path=str(out / f"ctx{i}-page{j}.png"), timeout=5000)
+                        except Exception:
+                            pass
             await b.close()
 
 

@@ -100,7 +100,7 @@ def game_section(scr: Screen) -> tuple[tuple[Any, ...], Any] | None:
             shown = mod.phone_props(ctx) if hasattr(mod, "phone_props") and not ended else ctx.frozen_view()
             # The last reveal's moment from this seat (views/moment.py) on top of the game's part, in
             # the same redraw: a reveal sends each phone one update, not two.
-            msig, moment = _moment.drawn(scr)
+            msig, moment = _moment.drawn(ctx, scr.seen)
 
             def phone_part() -> list[ft.Control]:
                 def part() -> list[ft.Control]:  # (built by the moment once it is shown)
@@ -114,7 +114,7 @@ def game_section(scr: Screen) -> tuple[tuple[Any, ...], Any] | None:
     # A game may say what its public part shows of the view in a cheaper form.
     shown = mod.public_props(ctx) if hasattr(mod, "public_props") and not ended else ctx.frozen_view()
     # The result list waits for the reveal's cards to turn (the moment plays beside it: issue 30.3).
-    fsig, wrap = _moment.after_flip(scr)
+    fsig, wrap = _moment.after_flip(ctx, scr.seen)
 
     def public_part() -> list[ft.Control]:
         def part() -> list[ft.Control]:  # (built once it is shown)

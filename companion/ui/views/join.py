@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def typed_name(scr: Screen) -> str | None:
     """The name in the join screen's field: the control's value (Flet writes a keystroke into
     it before any handler runs), else what its change handler kept."""
-    typed = scr._join_field.value if scr._join_field is not None else None
+    typed = scr.join_field.value if scr.join_field is not None else None
     return (typed or scr.local.get("name") or "").strip() or None
 
 
@@ -27,7 +27,7 @@ def join_name_field(scr: Screen) -> ft.Control:
     # a name too long is said under the field, not cut
     name = names.name_field(scr.lang, scr.local.get("name", ""), keep, lambda: scr.render(force=True),
                             label=scr.t("ui.phone.your_name"), text_size=20)
-    scr._join_field = name
+    scr.join_field = name
     return name
 
 
@@ -36,7 +36,7 @@ def join_screen(scr: Screen) -> list[ft.Control]:
     assert t is not None
     # Its own part: another phone taking a seat redraws the seat buttons, not what is being typed here.
     name = JoinName(scr, scr.lang, names.too_long(scr.lang, scr.local.get("name")))
-    if scr._finding:
+    if scr.finding:
         return [kit.card(ft.Row([ft.ProgressRing(width=24, height=24),
                                  ft.Text(scr.t("ui.phone.finding_seat"), size=18, expand=True)], spacing=14))]
     out: list[ft.Control] = [kit.title(scr.t("ui.phone.welcome"), 24)]
@@ -46,7 +46,7 @@ def join_screen(scr: Screen) -> list[ft.Control]:
     async def taken(reply: dict[str, Any] | None) -> None:
         if reply and reply.get("token"):
             scr.token = reply["token"]
-            await scr._set(f"seat:{t.code}", scr.token)
+            await scr.save(f"seat:{t.code}", scr.token)
             # ... and in the address, which a re-created session still sends (see route()).
             await scr.go(f"/t/{t.code}?s={scr.token}")
     free = t.free_seats()

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import Any
 
 import flet as ft
 
@@ -26,14 +26,21 @@ from companion.ui.kit import UiContext
 from companion.ui.views import display as _display
 from companion.ui.views.display import FLIP_S, Card, Moment
 
-if TYPE_CHECKING:
-    from companion.ui.screens import Screen
-
 PLAY = True  # False: moments drawn at their end at once, no timers (tests comparing message streams)
 BACKS_S = 0.25  # the backs before they turn
 HOLD_S = 4.0  # the outcome stays this long after the cards have turned, then the moment closes
 CARD = 22  # a card's size on a phone (display.card_face)
-_UNSET = object()
+UNSEEN = object()  # no moment seen yet: the screen has not drawn one since its address changed
+
+
+@dataclass
+class Seen:
+    """The last reveal each kind of moment on a screen has seen (a moment's key, None: there was none),
+    kept by the screen (`Screen.seen`, a new record at every new address: another table, a rematch) and
+    set by the views as they draw: the moment already there when the screen first drew is not played."""
+
+    moment: Any = UNSEEN  # a seated phone's moment (drawn)
+    flip: Any = UNSEEN  # the public game part waiting for the cards (after_flip)
 
 
 def seat_moment(ctx: UiContext) -> Moment | None:
@@ -55,16 +62,15 @@ def seat_moment(ctx: UiContext) -> Moment | None:
     return memo(f"seat moment:{ctx.seat}:{ctx.lang}", make)  # type: ignore[no-any-return]
 
 
-def drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
-    """The moment's props and builder, for the top of a seated phone's game part
-    (views/common.game_section): a new reveal changes them, and the game's part is redrawn then."""
-    t = scr.table
-    m = seat_moment(scr.ctx()) if t is not None and t.state is not None and scr.seat is not None else None
-    seen = getattr(scr, "_moment_seen", _UNSET)
-    if seen is _UNSET:  # the moment there when this screen first drew: not played
-        scr._moment_seen = seen = m.key if m is not None else None  # type: ignore[attr-defined]
-    play = m is not None and m.key != seen
-    lang = scr.lang
+def drawn(ctx: UiContext, seen: Seen) -> tuple[tuple[Any, ...], Any]:
+    """The moment's props and builder, for the top of a seated phone's game part (`ctx`, the seat's:
+    views/common.game_section) on a screen that has seen `seen` (Screen.seen): a new reveal changes
+    them, and the game's part is redrawn then."""
+    m = seat_moment(ctx) if ctx.table.state is not None and ctx.seat is not None else None
+    if seen.moment is UNSEEN:  # the moment there when this screen first drew: not played
+        seen.moment = m.key if m is not None else None
+    play = m is not None and m.key != seen.moment
+    lang = ctx.lang
     shown = m if play else None
     # The game's part below waits for the cards too (its result list would tell the outcome
     # before they have turned): drawn inside the moment's component, from its outcome on.
@@ -73,20 +79,17 @@ def drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
     return ("moment", lang, shown), lambda make: [SeatMoment(shown, lang, Part(make), key="sm")]
 
 
-def after_flip(scr: Screen) -> tuple[tuple[Any, ...], Any]:
-    """For the public game part (the host's side panel, a spectator): its props and a wrapper that
-    hides the part while the last reveal's cards turn (the display's moment plays beside it) – its
-    result list would tell the outcome before they have turned. Only a reveal that happens while
-    this screen is open (as a phone's moment)."""
-    t = scr.table
+def after_flip(ctx: UiContext, seen: Seen) -> tuple[tuple[Any, ...], Any]:
+    """For the public game part (`ctx`, the public view: the host's side panel, a spectator): its
+    props and a wrapper that hides the part while the last reveal's cards turn (the display's moment
+    plays beside it) – its result list would tell the outcome before they have turned. Only a reveal
+    that happens while this screen is open (`seen`, Screen.seen: as a phone's moment)."""
     m = None
-    if t is not None and t.state is not None:
-        ctx = scr.ctx(host_view=True)
+    if ctx.table.state is not None:
         m = _display.public_moment(ctx, _display.game_display(ctx))
-    seen = getattr(scr, "_flip_seen", _UNSET)
-    if seen is _UNSET:
-        scr._flip_seen = seen = m.key if m is not None else None  # type: ignore[attr-defined]
-    key = None if m is None or m.key == seen or not m.cards else m.key
+    if seen.flip is UNSEEN:
+        seen.flip = m.key if m is not None else None
+    key = None if m is None or m.key == seen.flip or not m.cards else m.key
     # One component under one key, with or without a reveal to wait for: redrawn in place.
     return ("flip", key), lambda make: [AfterFlip(key, Part(make), key="af")]
 
@@ -155,12 +158,6 @@ def _use_effect(fn: Any, deps: list[Any]) -> None:
         ft.use_effect(fn, deps)
 
 
-def forget(scr: Screen) -> None:
-    """A new route (another table, a rematch): its first moment is not played."""
-    scr._moment_seen = _UNSET  # type: ignore[attr-defined]
-    scr._flip_seen = _UNSET  # type: ignore[attr-defined]
-
-
 @kit.component
 def SeatMoment(m: Moment | None, lang: str, below: Part | None = None) -> ft.Control:
     """The cards turn over (a face per seat: its name, its choice), then this seat's outcome in large
@@ -223,7 +220,7 @@ def _Cards(m: Moment, up: bool) -> ft.Control:
     """One switcher turns the whole row over (the cards turn together): few controls to send to
     every phone at the reveal."""
     return ft.AnimatedSwitcher(
-        content=ft.Row([_face(m, c) if up else _back(m, c) for c in m.cards], wrap=True, spacing=6,
+        content=ft.Row([face(m, c) if up else _back(m, c) for c in m.cards], wrap=True, spacing=6,
                        run_spacing=6, key=f"{'faces' if up else 'backs'}:{m.key}"),
         transition=ft.AnimatedSwitcherTransition.SCALE, duration=int(FLIP_S * 1000),
         reverse_duration=int(FLIP_S * 500), switch_in_curve=ft.AnimationCurve.EASE_OUT_BACK)
@@ -233,7 +230,7 @@ def _back(m: Moment, c: Card) -> ft.Control:
     return ft.Container(width=CARD * 2.6, height=CARD * 3.4, border_radius=10, bgcolor="#6d3b1a")
 
 
-def _face(m: Moment, c: Card) -> ft.Control:
+def face(m: Moment, c: Card) -> ft.Control:
     """A card's face on a phone: whose (name, in the seat's colour), the choice, the word under it.
     The card is as wide as its word, on one line ("Tacos" never breaks as "Taco / s"): about 0.64 em
     a letter in bold plus the card's border and padding; a long word (over 10 letters) smaller, on

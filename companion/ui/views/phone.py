@@ -115,12 +115,11 @@ async def leave_seat(scr: Screen, e: Any = None) -> None:
     if await scr.request({"op": "leave"}) is None:
         return
     scr.token = None
-    scr._stored[f"seat:{t.code}"] = ""
-    await scr._set(f"seat:{t.code}", "")
+    await scr.clear(f"seat:{t.code}")
     await scr.go(f"/t/{t.code}")
     await scr.route(f"/t/{t.code}")
     scr.local["name"] = name  # the name typed before stays for the next seat
-    scr._join_field = None
+    scr.join_field = None
     scr.render(force=True)
 
 

@@ -32,6 +32,7 @@ from companion.games.base import RuleError, to_act
 from companion.table.table import Table
 from companion.ui import kit, names
 from companion.ui.kit import UiContext
+from companion.ui.views import moment as _moment
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
@@ -53,14 +54,12 @@ class Shared:
     done_for: tuple[int, ...] = ()  # who had something to do then: the note holds only while that is so
     asking: int | None = None  # the seat whose PIN the cover asks for (still covered)
     wrong: str | None = None  # what the last PIN try said (wrong, wait)
+    moment_seen: Any = _moment.UNSEEN  # the last reveal the cover has seen (cover_moment)
 
 
 def state(scr: Screen) -> Shared:
-    st = getattr(scr, "_shared", None)
-    if st is None:
-        st = Shared()
-        scr._shared = st  # type: ignore[attr-defined]
-    return st
+    """The screen's cover (Screen.shared: the session's, whatever its address)."""
+    return scr.shared
 
 
 def to_do(t: Table) -> list[int]:
@@ -179,7 +178,7 @@ class DeviceContext(UiContext):
         assert scr.table is not None
         async def rerender() -> None:  # a pick on the seat's screen is a tap too
             poke(scr)
-            await scr._force_refresh()
+            await scr.redraw()
         super().__init__(scr.table, seat, scr.token, scr.lang, False, scr.toast, scr.local, rerender)
         self.scr = scr
 
@@ -342,11 +341,11 @@ def cover_moment(scr: Screen) -> list[ft.Control]:
     the cards turning, then the table's outcome – never a seat's own line. Played like a phone's
     (views/moment.py): only a reveal that happens while the device is open, once (not again when
     the cover comes back after a seat's screen)."""
-    from companion.ui.views import moment as _moment
     m = _public_moment(scr)
-    seen = getattr(scr, "_cover_moment_seen", _moment._UNSET)
-    if seen is _moment._UNSET:  # the moment there when the device first drew: not played
-        scr._cover_moment_seen = seen = m.key if m is not None else None  # type: ignore[attr-defined]
+    st = state(scr)
+    seen = st.moment_seen
+    if seen is _moment.UNSEEN:  # the moment there when the device first drew: not played
+        st.moment_seen = seen = m.key if m is not None else None
     if m is None or m.key == seen:
         return []
     if m.yours:  # (public: never a seat's line)
@@ -354,7 +353,7 @@ def cover_moment(scr: Screen) -> list[ft.Control]:
     from companion.ui import flet_fast
     if not flet_fast.rendering():  # (built outside a Flet render, as a test does: the moment at its end)
         return [ft.Column([ft.Text(m.title, size=18, weight=ft.FontWeight.BOLD),
-                           ft.Row([_moment._face(m, c) for c in m.cards], wrap=True),
+                           ft.Row([_moment.face(m, c) for c in m.cards], wrap=True),
                            *[ft.Text(x, size=18) for x in m.outcome]], tight=True)]
     return [_moment.SeatMoment(m, scr.lang, key=f"cover-moment:{m.key}")]
 
@@ -373,7 +372,7 @@ def seat_screen(scr: Screen, seat: int) -> list[ft.Control]:
                                icon=ft.Icons.VISIBILITY_OFF, on_click=done, height=64, width=10_000,
                                key=key)
     m = _public_moment(scr)  # a seat opened after a reveal: the cover does not play it again
-    scr._cover_moment_seen = m.key if m is not None else None  # type: ignore[attr-defined]
+    state(scr).moment_seen = m.key if m is not None else None
     ctx = DeviceContext(scr, seat)
     mod = game_screens(t.game_id)
     show = mod.result if t.phase == "ended" and hasattr(mod, "result") else mod.phone
