@@ -153,6 +153,72 @@ async def page_text(page: Any) -> str:
     }""")
 
 
+# Every text the accessibility tree showed since `record` (as page_text reads it, on each change of
+# the tree): a reveal's moment is up for about 4 s, and a loaded machine's polling can miss it.
+RECORD_JS = """() => {
+    if (window.__seen) return;
+    const seen = window.__seen = new Set();
+    let pending = false;
+    const grab = () => {
+        pending = false;
+        document.querySelectorAll('flt-semantics, flt-semantics *').forEach(n => {
+            const l = n.getAttribute && n.getAttribute('aria-label'); if (l) seen.add(l);
+        });
+        const host = document.querySelector('flt-semantics-host');
+        if (host) host.innerText.split('\\n').forEach(t => seen.add(t));
+    };
+    new MutationObserver(() => { if (!pending) { pending = true; queueMicrotask(grab); } })
+        .observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+}"""
+SEEN_JS = "() => Array.from(window.__seen || []).join('\\n')"
+
+
+async def record(pages: list[Any]) -> None:
+    """From now on each page keeps every text its screen shows (call it before the reveal)."""
+    await asyncio.gather(*(p.evaluate(RECORD_JS) for p in pages))
+
+
+async def seen(page: Any, needles: tuple[str, ...]) -> str | bool:
+    """The texts `page` showed since `record` if they hold every needle, else False (for `eventually`)."""
+    text = await page.evaluate(SEEN_JS)
+    return text if all(n in text for n in needles) else False
+
+
+CARD_BACK = (0x6D, 0x3B, 0x1A)  # a reveal's card before it turns (views/display.card_face, views/moment._back)
+MOMENT_EDGE = (0xE8, 0xC0, 0x7A)  # the border of a reveal's moment (views/moment.SeatMoment, display.MomentView)
+
+
+def pixels(png: bytes, colour: tuple[int, int, int]) -> int:
+    """How many pixels of a screenshot have (about) this colour."""
+    from PIL import Image
+
+    colours = Image.open(io.BytesIO(png)).convert("RGB").getcolors(1 << 24) or []
+    return sum(n for n, rgb in colours if all(abs(a - b) <= 6 for a, b in zip(rgb, colour, strict=True)))
+
+
+async def moment_shot(page: Any, path: Any, timeout: float = 40.0) -> None:
+    """Save a screenshot of a reveal's moment with its cards turned; start it as the reveal is made.
+    The outcome's line is in the accessibility tree as soon as its update arrives, but on a loaded
+    machine the canvas still showed the cards' backs seconds later (a shot taken a fixed while after
+    the line showed them), and a phone's moment closes by itself 4 s after the line. So shots are
+    taken from the reveal on until one shows the moment (its border) and no card back, then until
+    two such are alike (the flip's animation is over); if the moment closes first, the last good
+    shot is kept."""
+    deadline = time.monotonic() + timeout
+    good = b""
+    while time.monotonic() < deadline:
+        png = await page.screenshot()
+        if not pixels(png, CARD_BACK) and pixels(png, MOMENT_EDGE) > 300:
+            if png == good:
+                break
+            good = png
+        elif good:  # (the moment has closed: the last shot of it is kept)
+            break
+        await asyncio.sleep(0.05)
+    assert good, f"{path}: no shot of the moment with its cards turned in {timeout} s"
+    Path(path).write_bytes(good)
+
+
 async def read_qr(page: Any) -> str:
     import zxingcpp
     from PIL import Image

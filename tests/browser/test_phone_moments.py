@@ -14,7 +14,18 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import ServerProcess, create_table, eventually, join_phones, see, tap
+from tests.browser.helpers import (
+    SEEN_JS,
+    ServerProcess,
+    create_table,
+    eventually,
+    join_phones,
+    moment_shot,
+    record,
+    see,
+    seen,
+    tap,
+)
 
 SMALL = {"width": 360, "height": 760}
 
@@ -30,48 +41,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         s.stop()
 
 
-# Every text the phone's accessibility tree showed since `record` (as helpers.page_text reads it, on
-# each change of the tree): the moment is up for about 4 s, a loaded machine's polling can miss it.
-RECORD_JS = """() => {
-    if (window.__seen) return;
-    const seen = window.__seen = new Set();
-    let pending = false;
-    const grab = () => {
-        pending = false;
-        document.querySelectorAll('flt-semantics, flt-semantics *').forEach(n => {
-            const l = n.getAttribute && n.getAttribute('aria-label'); if (l) seen.add(l);
-        });
-        const host = document.querySelector('flt-semantics-host');
-        if (host) host.innerText.split('\\n').forEach(t => seen.add(t));
-    };
-    new MutationObserver(() => { if (!pending) { pending = true; queueMicrotask(grab); } })
-        .observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
-}"""
-SEEN_JS = "() => Array.from(window.__seen || []).join('\\n')"
-
-
-async def record(phones: list[Any]) -> None:
-    """From now on each phone keeps every text its screen shows (before the reveal)."""
-    await asyncio.gather(*(ph.evaluate(RECORD_JS) for ph in phones))
-
-
-async def _reads(page: Any, needles: tuple[str, ...]) -> str | bool:
-    text = await page.evaluate(SEEN_JS)
-    return text if all(n in text for n in needles) else False
-
-
 async def own_lines(phones: list[Any], lines: list[tuple[str, ...]], shot: Path) -> None:
     """Each phone showed its own lines (recorded since `record`), none of another seat's that differ
     from its own; the first phone's moment is saved as `shot`."""
     async def mine(i: int) -> str:
         try:
-            return str(await eventually(lambda: _reads(phones[i], lines[i]), timeout=30, interval=0.2))
+            return str(await eventually(lambda: seen(phones[i], lines[i]), timeout=30, interval=0.2))
         except AssertionError:
             raise AssertionError(f"phone {i} never showed {lines[i]}; it showed: "
                                  f"{await phones[i].evaluate(SEEN_JS)!r}") from None
-    texts = await asyncio.gather(*(mine(i) for i in range(len(phones))))
-    await asyncio.sleep(0.4)  # (the canvas paints after the accessibility tree)
-    await phones[0].screenshot(path=str(shot))
+    _, *texts = await asyncio.gather(moment_shot(phones[0], shot), *(mine(i) for i in range(len(phones))))
     for i, text in enumerate(texts):
         for j, other in enumerate(lines):
             for line in other:

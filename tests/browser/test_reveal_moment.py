@@ -8,13 +8,20 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from tests.browser.helpers import create_table, enable_semantics, eventually, join_phones, page_text, see, tap
+from tests.browser.helpers import (
+    create_table,
+    enable_semantics,
+    eventually,
+    join_phones,
+    moment_shot,
+    page_text,
+    record,
+    see,
+    seen,
+    tap,
+)
 
 TV = {"width": 1920, "height": 1080}
-
-
-async def _reads(page: Any, needle: str) -> bool:
-    return needle in await page_text(page)
 
 
 async def test_each_phone_reads_its_own_moment(browser, server, shots):
@@ -33,24 +40,22 @@ async def test_each_phone_reads_its_own_moment(browser, server, shots):
     await tap(ann, "Lock my choice")
     await see(ann, "Locked in:")
     await tap(bob, "No", exact=True)
+    await record([ann, bob])  # (every text each phone shows from now on: a moment is up for 4 s)
     await tap(bob, "Lock my choice")
+    shot = asyncio.ensure_future(moment_shot(ann, shots / "moment-phone-360.png"))
     # each phone: its own choice and how the round went, after the cards have turned
     mine = {"ann": "Your Yes – 1 of 2 chose it", "bob": "Your No – 1 of 2 chose it"}
-    found = await asyncio.gather(eventually(lambda: _reads(ann, mine["ann"]), timeout=30, interval=0.1),
-                                 eventually(lambda: _reads(bob, mine["bob"]), timeout=30, interval=0.1))
-    assert all(found), found
-    await asyncio.sleep(0.6)  # the canvas paints after the accessibility tree
-    await ann.screenshot(path=str(shots / "moment-phone-360.png"))
-    assert mine["bob"] not in await page_text(ann)
-    assert mine["ann"] not in await page_text(bob)
-    # a tap closes it (Bob's), the phone's own screen stays
+    found = await asyncio.gather(eventually(lambda: seen(ann, (mine["ann"],)), timeout=30, interval=0.1),
+                                 eventually(lambda: seen(bob, (mine["bob"],)), timeout=30, interval=0.1))
+    # a tap closes it (Bob's) – at once, before it closes by itself
     await bob.get_by_text(mine["bob"]).first.click()
     assert await eventually(lambda: _not_reads(bob, mine["bob"]), timeout=3, interval=0.1)
-    await see(bob, "Tally: Yes: 1")
+    await shot
+    assert mine["bob"] not in str(found[0]) and mine["ann"] not in str(found[1])
+    await see(bob, "Tally: Yes: 1")  # the phone's own screen stays
     # the TV: the tally, after the flip
     await see(tv, "Tally: Yes: 1")
-    await asyncio.sleep(1.0)
-    await tv.screenshot(path=str(shots / "moment-tv-1920.png"))
+    await moment_shot(tv, shots / "moment-tv-1920.png")
     # and it closes by itself within a few seconds
     assert await eventually(lambda: _not_reads(ann, mine["ann"]), timeout=8, interval=0.2)
 
