@@ -246,7 +246,7 @@ font-family:Roboto,system-ui,-apple-system,"Segoe UI",sans-serif;-webkit-text-si
 #tc-join[hidden]{display:none}
 .tj-top{display:flex;align-items:center;background:#ffdbcc;color:#351000;padding:4px 12px;min-height:56px}
 .tj-top b{flex:1;font-size:17px;overflow-wrap:anywhere}
-.tj-top button{width:48px;height:48px;border:0;background:none;color:#351000;font:15px inherit;font-family:inherit;cursor:pointer}
+.tj-top button{width:48px;height:48px;border:0;background:none;color:#351000;font-size:15px;font-family:inherit;cursor:pointer}
 .tj-top button[aria-pressed=true]{font-weight:700}
 .tj-body{display:flex;flex-direction:column;gap:14px;padding:8px 14px 24px;max-width:720px}
 .tj-body h1{font-size:24px;font-weight:700;margin:6px 0 0}
@@ -269,7 +269,7 @@ font-size:26px;font-weight:600;overflow-wrap:anywhere}
 .tj-card{padding:16px;border-radius:12px;background:#fff1eb;font-size:20px}
 .tj-status{font-size:16px;color:#53433f}
 .tj-status button{margin-top:10px;min-height:48px;padding:0 20px;border-radius:12px;border:1px solid #85736e;
-background:none;font:16px inherit;font-family:inherit;color:inherit}
+background:none;font-size:16px;font-family:inherit;color:inherit}
 </style>"""
 
 # The screen's behaviour: the phone's language (as the loading screen picks it: the saved one, else
@@ -352,7 +352,7 @@ def screen_html(t: Table, lang: str) -> str:
                     f'aria-pressed="{str(lg == lang).lower()}">{lg.upper()}</button>' for lg in i18n.LANGS)
     script = (JOIN_JS.replace("@MESSAGES@", json.dumps(messages, ensure_ascii=False).replace("</", "<\\/"))
               .replace("@MAX@", str(MAX_NAME)).replace("@SEATED@", boot.SEATED_COOKIE))
-    return (f'<div id="tc-join" hidden data-code="{html.escape(t.code)}" data-lang="{lang}" role="main">{JOIN_CSS}'
+    return (f'{JOIN_CSS}<div id="tc-join" hidden data-code="{html.escape(t.code)}" data-lang="{lang}" role="main">'
             f'<div class="tj-top"><b id="tj-g">{html.escape(m["g"])} \u00b7 {html.escape(t.code)}</b>{langs}</div>'
             f'<div class="tj-body"><h1 id="tj-w">{html.escape(m["w"])}</h1><p id="tj-p">{html.escape(m["p"])}</p>'
             f'<label class="tj-field"><span id="tj-y">{html.escape(m["y"])}</span>'

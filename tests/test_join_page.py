@@ -178,7 +178,7 @@ def test_the_page_of_a_lobby_carries_the_join_screen_escaped_and_in_the_phones_l
     assert '"<b>Ann<\\/b>"' in script and '"Platz nehmen als {name}"' in script and "</b>" not in script
     # three seats, one button each, the taken one disabled; large targets
     assert screen.count('class="tj-seat"') == 3 and screen.count(" disabled") == 1
-    assert "min-height:56px" in screen
+    assert "min-height:56px" in html
     with client(hub) as c:  # English by default, French by the first tag (as navigator.language)
         assert 'data-lang="en"' in _screen(c.get(f"/t/{t.code}", headers=HTML).text)
         assert 'data-lang="en"' in _screen(c.get(f"/t/{t.code}", headers={**HTML, "Accept-Language": "es, fr"}).text)

@@ -73,6 +73,8 @@ async def test_a_phone_sits_down_on_the_html_screen_and_ends_on_its_flutter_seat
     await ph.get_by_role("textbox", name="Your name").fill("Zoë")
     await sit.click()
     await ph.get_by_text("You are Zoë").wait_for(timeout=20_000)
+    # ... on top, over the page's loading screen (its style kept when its content changed)
+    assert await ph.evaluate("document.getElementById('tc-join').contains(document.elementFromPoint(200, 150))")
     token = json.loads(await ph.evaluate(f"localStorage.getItem('flutter.seat:{code}')"))
     assert ph.url.endswith(f"?s={token}")  # where the app reads it
     gate.set()
