@@ -93,6 +93,17 @@ class ServerProcess:
         self.proc = None
 
 
+# `make screenshots` (docs/screenshots/) sets this; an ordinary run's pictures go to a scratch folder
+DOC_PICTURES = bool(os.environ.get("COMPANION_SCREENSHOTS", "").strip())
+
+
+async def before_picture(seconds: float) -> None:
+    """Before a screenshot that nothing checks (a picture to look at): Flutter paints its canvas a
+    moment after the accessibility tree changes, so `make screenshots` waits `seconds` for a finished
+    picture; an ordinary run, whose pictures go to a scratch folder, waits 0.3 s and goes on."""
+    await asyncio.sleep(seconds if DOC_PICTURES else min(seconds, 0.3))
+
+
 async def enable_semantics(page: Any) -> None:
     """Flutter's accessibility tree on, and the page's HTML join screen (companion/join_page.py)
     gone – it goes by itself once Flutter's first screen is drawn, as no one typed into it: the
@@ -368,7 +379,7 @@ async def tall_shot(page: Any, path: Any, width: int, height: int) -> None:
     await page.set_viewport_size({"width": width, "height": height})
     await page.mouse.move(width / 2, height / 2)
     await page.mouse.wheel(0, -20_000)  # taps scrolled the screen: show it from its top
-    await asyncio.sleep(3.0)  # on a busy machine the canvas paints well after the resize
+    await before_picture(3.0)  # on a busy machine the canvas paints well after the resize
     await page.screenshot(path=str(path))
     await page.set_viewport_size(old)
 

@@ -10,6 +10,7 @@ import asyncio
 from typing import Any
 
 from tests.browser.helpers import (
+    before_picture,
     button,
     create_table,
     enable_semantics,
@@ -44,7 +45,7 @@ async def fits_all(page: Any, text: str, height: int) -> None:
 
 
 async def shot(page: Any, path: Any) -> None:
-    await asyncio.sleep(2.0)  # the canvas paints after the accessibility tree; the flip is done
+    await before_picture(2.0)  # the canvas paints after the accessibility tree; the flip is done
     await page.screenshot(path=str(path))
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.browser.helpers import (
+    before_picture,
     button,
     create_table,
     enable_semantics,
@@ -71,7 +72,7 @@ async def test_display_follows_end_and_play_again(browser: Any, server: Any, sho
         assert box is not None and box["height"] >= 50, box  # the largest type on the screen (72 px on a TV)
         nxt = await tv.get_by_text("The host asks the next question").first.bounding_box()
         assert nxt is not None and nxt["y"] > box["y"] and nxt["height"] < box["height"], (nxt, box)
-        await asyncio.sleep(2.0)
+        await before_picture(2.0)
         await tv.screenshot(path=str(shots / f"display-vote-moment-{size['width']}.png"))
     await tv.set_viewport_size(TV)
 
@@ -81,7 +82,7 @@ async def test_display_follows_end_and_play_again(browser: Any, server: Any, sho
     await see(host, "Game over")
     await see(tv, "Game over")
     assert "Waiting for" not in await page_text(tv)
-    await asyncio.sleep(2.0)
+    await before_picture(2.0)
     await tv.screenshot(path=str(OUT / "display-ended-1920.png"))
     await tv.reload()
     await enable_semantics(tv)
@@ -108,5 +109,5 @@ async def test_display_follows_end_and_play_again(browser: Any, server: Any, sho
     await other.wait_for_url(re.compile(rf"/display/{new}$"), timeout=60_000)
     await see(other, "Waiting for Ann, Bob and Zoë…")
     await other.bring_to_front()  # (a background tab gets no frames)
-    await asyncio.sleep(2.0)
+    await before_picture(2.0)
     await other.screenshot(path=str(OUT / "display-rematch-1920.png"))

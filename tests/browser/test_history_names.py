@@ -11,7 +11,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.browser.helpers import button, fill, open_screen, see, tap
+from tests.browser.helpers import before_picture, button, fill, open_screen, see, tap
 from tests.browser.test_rematch_history import _history_file
 
 OUT = Path(os.environ.get("COMPANION_TEST_SHOTS", "/tmp/companion-test-shots"))
@@ -49,7 +49,7 @@ async def test_history_names_part_draws(browser: Any, server: Any, tmp_path: Pat
     ctx, page = await open_screen(browser, f"{server.base}/", {"width": 1280, "height": 2000})
     await tap(page, "Game history and statistics")
     await names_part_drawn(page, [])  # a fresh server: no games, no people
-    await asyncio.sleep(2.0)
+    await before_picture(2.0)
     await page.screenshot(path=str(OUT / "history-fresh-1280.png"))
 
     req = urllib.request.Request(f"{server.base}/history/import?lang=en", data=_history_file(tmp_path),
@@ -67,6 +67,6 @@ async def test_history_names_part_draws(browser: Any, server: Any, tmp_path: Pat
     await page.get_by_label("Undo the change from Anna to Annie").first.wait_for(timeout=60_000)
     await button(page, "Undo", exact=True).first.wait_for(timeout=60_000)
     await names_part_drawn(page, ["Annie", "Dmitri"])
-    await asyncio.sleep(2.0)
+    await before_picture(2.0)
     await page.screenshot(path=str(OUT / "history-people-1280.png"))
     await ctx.close()

@@ -11,6 +11,7 @@ from typing import Any
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.helpers import (
+    before_picture,
     button,
     create_table,
     eventually,
@@ -31,7 +32,7 @@ async def _top_shot(page: Any, path: Any) -> None:
     size = page.viewport_size
     await page.mouse.move(size["width"] / 2, size["height"] / 2)
     await page.mouse.wheel(0, -20_000)
-    await asyncio.sleep(3.0)  # on a busy machine the canvas paints well after the accessibility tree
+    await before_picture(3.0)  # on a busy machine the canvas paints well after the accessibility tree
     await page.screenshot(path=str(path))
 
 

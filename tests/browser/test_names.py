@@ -21,6 +21,7 @@ import pytest
 
 from tests.browser.helpers import (
     PHONE,
+    before_picture,
     create_table,
     cut_texts,
     enable_semantics,
@@ -196,7 +197,7 @@ async def test_no_text_is_cut_at_360_px_on_the_scorers(browser: Any, server: Any
         cut = await cut_texts(ph, 360, 2600)  # tall: the whole scorer at once
         if lang == "en":
             await ph.set_viewport_size({"width": 360, "height": 2600})
-            await asyncio.sleep(2)
+            await before_picture(2)
             await ph.screenshot(path=str(shots / f"names-scorer-{game}-360.png"))
         if cut:
             cuts[lang] = cut

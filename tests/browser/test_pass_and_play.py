@@ -20,6 +20,7 @@ import pytest
 
 from tests.browser.helpers import (
     HOST,
+    before_picture,
     create_table,
     enable_semantics,
     eventually,
@@ -114,11 +115,11 @@ async def test_two_phones_and_two_shared_seats_vote(browser: Any, server: Any, s
     await see(dev, "Ann's screen")
     await tap(dev, "Yes", exact=True)
     await see(dev, "Your choice: Yes")
-    await asyncio.sleep(1.5)
+    await before_picture(1.5)
     await dev.screenshot(path=str(shots / "pass-and-play-ann-360.png"))
     await dev.set_viewport_size(PHONE_390)  # Ann's own screen, uncovered, at 390 px
     await see(dev, "Your choice: Yes")
-    await asyncio.sleep(1.5)
+    await before_picture(1.5)
     await dev.screenshot(path=str(shots / "pass-and-play-ann-390.png"))
     await dev.set_viewport_size({"width": 360, "height": 740})
     await tap(dev, "Lock my choice")

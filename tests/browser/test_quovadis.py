@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from tests.browser.helpers import (
+    before_picture,
     create_table,
     eventually,
     join_phones,
@@ -86,7 +87,7 @@ async def test_quovadis_three_phones(browser, server, shots):
     await ann.screenshot(path=str(shots / "quovadis-phone-ann.png"))
     await host.mouse.move(640, 600)
     await host.mouse.wheel(0, 800)
-    await asyncio.sleep(1)
+    await before_picture(1)
     await host.screenshot(path=str(shots / "quovadis-host-board.png"))
     await host_ctx.close()
 
@@ -211,11 +212,11 @@ async def test_quovadis_full_game_to_scorer(browser, server, shots):
         await ann.mouse.wheel(0, -3000)
         await asyncio.sleep(0.3)
     await see(ann, "The Senate is full – the game is over.")
-    await asyncio.sleep(1)
+    await before_picture(1)
     await ann.screenshot(path=str(shots / "quovadis-scorer-phone.png"))
     # the host's scorer sits below the join card and the seat list: a taller window shows it whole
     await host.set_viewport_size({"width": 1280, "height": 1500})
-    await asyncio.sleep(2)
+    await before_picture(2)
     await host.screenshot(path=str(shots / "quovadis-scorer-host.png"))
     await host_ctx.close()
 
