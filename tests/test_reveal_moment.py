@@ -206,3 +206,40 @@ def test_a_phones_card_keeps_a_short_word_on_one_line() -> None:
     assert three <= 360 - 2 * 14 - 2 * 15, three  # three cards on one row of a 360 px phone
     long = M.face(m, D.Card(1, "Ratatouille provençale"))
     assert long.content.controls[1].max_lines == 2 and long.width <= 150
+
+
+async def test_a_phones_moment_closed_before_the_last_declaration_comes_back_with_its_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """LUTETIA's cards turn one by one as their seats declare, and the outcome comes with the last
+    declaration: a phone's moment that closed by itself in between (a table takes longer than HOLD_S
+    to declare) comes back with the seat's line ("Your 20 decided it: …")."""
+    monkeypatch.setattr(M, "HOLD_S", 1.5)  # (the line is looked for TURNED after the outcome: within the hold)
+    t, tokens, phones, host, tv = await _open("lutetia", 3)
+    sp = specs()["lutetia"]
+    r = random.Random(11)
+    waited = 0
+    ms: list[D.Moment | None] = []
+    for _ in range(400):
+        step = random_step(sp, t.state, 3, r)
+        assert step is not None
+        seat = step.pop("seat")
+        try:
+            await t.request(t.host_token if seat is None else tokens[seat],
+                            {"op": "host_act" if seat is None else "act", "action": step})
+        except Exception:
+            continue
+        await H.quiet(phones, idle=0.005)
+        ms = [M.seat_moment(p.screen.ctx()) for p in phones]
+        if any(m is not None and m.yours for m in ms):
+            break
+        if any(m is not None for m in ms):  # a card turned, no outcome yet: every phone's moment closes
+            await asyncio.sleep(TURNED + M.HOLD_S + 0.2)
+            waited += 1
+    assert waited >= 1 and any(m is not None and m.yours for m in ms), "no declaration before the outcome"
+    await asyncio.sleep(TURNED)
+    await H.quiet(phones, idle=0.01)
+    for p, m in zip(phones, ms, strict=True):
+        if m is not None and m.yours:
+            assert m.yours in shown_text(p).split("\n")
+    for c in (*phones, host, tv):
+        c.close()

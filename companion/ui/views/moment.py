@@ -56,7 +56,12 @@ def seat_moment(ctx: UiContext) -> Moment | None:
         m = _display.public_moment(ctx, mod)
         if m is None or ctx.seat is None or not hasattr(mod, "yours"):
             return m
-        return replace(m, yours=mod.yours(ctx, m) or "", first=False)
+        yours = mod.yours(ctx, m) or ""
+        # A reveal that grows (LUTETIA: the cards turn one by one as their seats declare, the outcome
+        # comes with the last): the seat's line is a new moment on the phone – the one of the first
+        # cards has closed by itself (HOLD_S) when a table takes longer to declare, and would stay
+        # closed under the same key.
+        return replace(m, key=f"{m.key}:yours" if yours else m.key, yours=yours, first=False)
     if memo is None:
         return make()
     return memo(f"seat moment:{ctx.seat}:{ctx.lang}", make)  # type: ignore[no-any-return]
