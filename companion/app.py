@@ -190,6 +190,13 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
             {k.lower(): v for k, v in request.headers.items()}, body)
         return JSONResponse(reply, status_code=status, headers={"Cache-Control": "no-store"})
 
+    @api.get("/t/{code}/seats")
+    async def join_seats(request: Request, code: str, lang: str = "en") -> Response:
+        """The HTML join screen's seat list again (companion/join_page.py), while a player types on it."""
+        status, reply = await join_page.seat_list_for(hub, server.seat_looks, code,
+                                                      boot.conn_from_scope(request.scope).client or "", lang)
+        return JSONResponse(reply, status_code=status, headers={"Cache-Control": "no-store"})
+
     @api.api_route("/t/{code}/join", methods=["GET", "PUT", "DELETE", "PATCH"])
     async def join_other(request: Request, code: str) -> Response:
         lang = join_page.request_lang(request.headers.get("accept-language", ""))

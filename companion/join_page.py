@@ -45,6 +45,10 @@ TRIES = 12  # taps per connection address ...
 TRIES_WINDOW = 30.0  # ... per this many seconds (a phone needs one or two)
 PAGE_ID = re.compile(r"^[0-9a-f]{16,64}$")
 WAIT_KEEP = 60.0  # s a seat taken by a page waits for that page's session
+# The seat list again every POLL_MS while the HTML screen stays up after Flutter's has come (the
+# player is typing on it): never before – not on the critical path. LOOKS per address per window.
+POLL_MS = 4000
+LOOKS = 30
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 DEFAULT_COLOUR = "#8d5524"
 
@@ -142,6 +146,21 @@ def seat_list(t: Table, lang: str) -> list[dict[str, Any]]:
         colour = s.get("colour") if isinstance(s.get("colour"), str) and COLOUR.match(s["colour"]) else DEFAULT_COLOUR
         out.append({"i": i, "label": i18n.t(lang, key, name=s["name"]), "colour": colour, "state": state})
     return out
+
+
+async def seat_list_for(hub: Hub, limit: JoinLimit, code: str, client: str, lang: str) -> tuple[int, dict[str, Any]]:
+    """GET /t/CODE/seats: the join screen's seat list again – behind the same door as a tap (a wrong
+    code counted, the lock-out; LOOKS per address per TRIES_WINDOW). 409 once the lobby is over."""
+    lang = lang if lang in i18n.LANGS else "en"
+    if not limit.allow(client):
+        return _refusal(429, lang, "join.err.busy")
+    try:
+        t = hub.admit(code, client, None)
+    except RuleError as e:
+        return _refusal(429 if e.key == "tbl.err.too_many_guesses" else 404, lang, e.key, **e.params)
+    if t.phase != "lobby":
+        return _refusal(409, lang, "tbl.err.started")
+    return 200, {"seats": seat_list(t, lang)}
 
 
 def shows_screen(t: Table | None) -> bool:
@@ -295,7 +314,11 @@ if(k&&!b.hasAttribute("data-fresh"))b.textContent=fill(k,m.n[+b.getAttribute("da
 Array.prototype.forEach.call(R.querySelectorAll(".tj-top button"),function(b){b.setAttribute("aria-pressed",b.getAttribute("data-l")===l);});}
 function fill(k,n){return k.split("{name}").join(n);}
 function seats(list){if(!list)return;list.forEach(function(x){var b=box.children[x.i];if(!b)return;
-if(x.state!=="free"){b.disabled=true;b.setAttribute("data-state",x.state);b.setAttribute("data-fresh","");b.textContent=x.label;}});}
+if(x.state!==b.getAttribute("data-state")||x.state!=="free"){b.disabled=x.state!=="free";b.setAttribute("data-state",x.state);
+b.setAttribute("data-fresh","");b.textContent=x.label;}});}
+function poll(){if(mine||done||busy)return;fetch("/t/"+code+"/seats?lang="+l,{credentials:"same-origin"}).then(function(x){
+if(x.status!==200){clearInterval(polling);return null;}return x.json();}).then(function(r){if(r&&!mine&&!busy)seats(r.seats);},function(){});}
+var polling=null;
 function gone(){if(done)return;done=true;requestAnimationFrame(function(){requestAnimationFrame(function(){R.remove();});});}
 function seated(r,n){mine=r;R.innerHTML="";var top=document.createElement("div"),b=document.createElement("div");
 b.className="tj-body";var you=document.createElement("div");you.className="tj-you";you.appendChild(document.createElement("i"));
@@ -329,7 +352,8 @@ name.addEventListener("focusout",function(e){var t=e.relatedTarget;if(!done&&!mi
 setTimeout(function(){if(!done&&R.isConnected)name.focus({preventScroll:true});},0);}});
 Array.prototype.forEach.call(R.querySelectorAll(".tj-top button"),function(b){b.addEventListener("click",function(){
 l=b.getAttribute("data-l");try{s.setItem("flutter.lang",JSON.stringify(l));}catch(e){}label();});});
-window.addEventListener("tc-app-ready",function(){ready=true;if(!mine&&!used&&!busy)gone();else check();});
+window.addEventListener("tc-app-ready",function(){ready=true;if(!mine&&!used&&!busy){gone();return;}check();
+if(!mine)polling=setInterval(poll,@POLL@);});
 setInterval(check,250);
 label();R.hidden=false;
 }catch(x){var r=document.getElementById("tc-join");if(r)r.remove();}})();</script>"""
@@ -351,7 +375,7 @@ def screen_html(t: Table, lang: str) -> str:
     langs = "".join(f'<button type="button" data-l="{lg}" title="{html.escape(i18n.LANG_NAMES[lg])}" '
                     f'aria-pressed="{str(lg == lang).lower()}">{lg.upper()}</button>' for lg in i18n.LANGS)
     script = (JOIN_JS.replace("@MESSAGES@", json.dumps(messages, ensure_ascii=False).replace("</", "<\\/"))
-              .replace("@MAX@", str(MAX_NAME)).replace("@SEATED@", boot.SEATED_COOKIE))
+              .replace("@MAX@", str(MAX_NAME)).replace("@POLL@", str(POLL_MS)).replace("@SEATED@", boot.SEATED_COOKIE))
     return (f'{JOIN_CSS}<div id="tc-join" hidden data-code="{html.escape(t.code)}" data-lang="{lang}" role="main">'
             f'<div class="tj-top"><b id="tj-g">{html.escape(m["g"])} \u00b7 {html.escape(t.code)}</b>{langs}</div>'
             f'<div class="tj-body"><h1 id="tj-w">{html.escape(m["w"])}</h1><p id="tj-p">{html.escape(m["p"])}</p>'

@@ -344,3 +344,23 @@ def test_a_seated_phones_return_visit_is_still_a_304(env: Any) -> None:
         # a copy of another page is not good for a seated phone either
         assert c.get(f"/t/{t.code}", headers={**HTML, "If-None-Match": '"p-0123"', "Cookie": "tc_seat=1"}
                      ).status_code == 200
+
+
+def test_the_seat_list_again_for_a_screen_left_open(env: Any) -> None:
+    """GET /t/CODE/seats: what the HTML join screen polls while a player types on it after Flutter's
+    screen has come – behind the same door as a tap, and nothing but the seats."""
+    hub = Hub(MemoryStore())
+    t = lobby(hub)
+    tok = t.request_sync(None, {"op": "join", "seat": 0, "name": "Ann"})["token"]
+    with client(hub, "10.0.0.11") as c:
+        r = c.get(f"/t/{t.code}/seats?lang=de")
+        assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+        assert [(s["state"], s["label"]) for s in r.json()["seats"]] == [
+            ("taken", "Besetzt: Ann"), ("free", "Platz nehmen als Bob"), ("free", "Platz nehmen als Cem")]
+        assert tok not in r.text and t.host_token not in r.text
+        r = c.get("/t/QQQQ/seats")
+        assert r.status_code == 404 and hub._guesses["10.0.0.11"]  # a wrong code, counted
+        t.request_sync(t.host_token, {"op": "start"})
+        assert c.get(f"/t/{t.code}/seats").status_code == 409
+        codes = [c.get(f"/t/{t.code}/seats").status_code for _ in range(join_page.LOOKS)]
+        assert codes[-1] == 429

@@ -25,7 +25,7 @@ import flet as ft
 
 from companion import i18n
 from companion.games.base import RuleError
-from companion.join_page import JoinLimit, PageJoins
+from companion.join_page import LOOKS, JoinLimit, PageJoins
 from companion.table.hub import Hub, follow_up, normalise_code
 from companion.table.store import StoreError
 from companion.table.table import Table
@@ -53,6 +53,7 @@ class Server:
         # seats taken on a page's HTML join screen, for that page's session (companion/join_page.py)
         self.joins = PageJoins()
         self.join_limit = JoinLimit()
+        self.seat_looks = JoinLimit(tries=LOOKS)
         self._device_tickets = Tickets()  # "open the shared device"
 
     def join_url(self, code: str) -> str:

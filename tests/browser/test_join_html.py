@@ -21,12 +21,12 @@ from tests.browser.helpers import PHONE, ServerProcess, enable_semantics, open_s
 
 @pytest.fixture
 def lobby(tmp_path: Path) -> Any:
-    """A server with a table in its lobby: Ann, Bob (taken by Bea), Player 3, Player 4, Player 5."""
+    """A server with a table in its lobby: Ann, Bob (taken by Bea), Players 3–6."""
     from companion.table.hub import Hub
     from companion.table.store import SQLiteStore
 
     store = SQLiteStore(tmp_path / "data")
-    t = Hub(store).create("sealed_vote", None, [{"name": n} for n in ("Ann", "Bob", "Player 3", "Player 4", "Player 5")])
+    t = Hub(store).create("sealed_vote", None, [{"name": n} for n in ("Ann", "Bob", "Player 3", "Player 4", "Player 5", "Player 6")])
     t.request_sync(None, {"op": "join", "seat": 1, "name": "Bea"})
     code = t.code
     store.close()
@@ -99,6 +99,9 @@ async def test_a_phone_sits_down_on_the_html_screen_and_ends_on_its_flutter_seat
     await ph2.get_by_role("button", name="Platz nehmen als Person 3").click()
     await ph2.get_by_text("Person 3 wurde gerade von einem anderen Handy genommen").wait_for(timeout=20_000)
     assert await ph2.get_by_role("button", name="Besetzt: Cy").is_disabled()  # the list came back fresh
+    # the screen left open keeps its seat list fresh by itself (every few seconds, not before Flutter)
+    await asyncio.to_thread(_seat_over_http, server.base, code, 4, "Eda")
+    await ph2.get_by_role("button", name="Besetzt: Eda").wait_for(timeout=20_000)
     await ph2.get_by_role("button", name="Platz nehmen als Person 4").click()
     await ph2.wait_for_selector("#tc-join", state="detached", timeout=60_000)
     await enable_semantics(ph2)
@@ -109,7 +112,7 @@ async def test_a_phone_sits_down_on_the_html_screen_and_ends_on_its_flutter_seat
     # ---- 3. a phone that sits down on Flutter's own join screen: its browser is flagged seated too
     # (the page sees the app store the token), so its next page comes without the HTML screen
     ctx3, ph3 = await open_screen(browser, url)
-    await tap(ph3, "Sit as Player 5")
+    await tap(ph3, "Sit as Player 6")
     await see(ph3, "Waiting for the host to start")
     jar = {(c["name"], c["path"]) for c in await ctx3.cookies()}
     assert ("tc_seat", f"/t/{code}") in jar, jar
