@@ -4,7 +4,6 @@ history page on the host's computer (screenshot history-host.png, 1280×800: doc
 
 from __future__ import annotations
 
-import asyncio
 import re
 import urllib.request
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import Any
 from companion import history
 from companion.table.store import SQLiteStore
 from tests.browser.helpers import (
+    before_picture,
     button,
     create_table,
     enable_semantics,
@@ -91,6 +91,6 @@ async def test_play_again_two_phones_follow_and_the_history_page(browser: Any, s
     await see(page, "Wins per player")
     await see(page, "Dmitri")
     assert "/history" in page.url
-    await asyncio.sleep(2.0)
+    await before_picture(2.0)
     await page.screenshot(path=str(shots / "history-host.png"))
     await ctx.close()

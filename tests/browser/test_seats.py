@@ -12,7 +12,16 @@ from __future__ import annotations
 import asyncio
 import os
 
-from tests.browser.helpers import button, create_table, open_screen, page_text, see, tap, type_into
+from tests.browser.helpers import (
+    before_picture,
+    button,
+    create_table,
+    open_screen,
+    page_text,
+    see,
+    tap,
+    type_into,
+)
 
 
 async def _box(page, name: str) -> dict:
@@ -116,7 +125,7 @@ async def test_sitting_says_who_you_are_and_the_seat_icons_are_buttons(browser, 
     big = await ann.get_by_text("You are Ann", exact=True).first.bounding_box()
     assert big is not None and big["height"] >= 30, big  # large type
     await ann.set_viewport_size({"width": 360, "height": 740})
-    await asyncio.sleep(2.0)
+    await before_picture(2.0)
     await ann.screenshot(path=str(out / "phone-you-are-360.png"))
     host = table.page
     for name in ("Free the seat of Ann", "Swap the seat of Ann", "Free the seat of Bob", "Swap the seat of Bob"):

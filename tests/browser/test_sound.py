@@ -9,7 +9,16 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tests.browser.helpers import button, create_table, cut_texts, enable_semantics, join_phones, see, tap
+from tests.browser.helpers import (
+    before_picture,
+    button,
+    create_table,
+    cut_texts,
+    enable_semantics,
+    join_phones,
+    see,
+    tap,
+)
 from tests.browser.test_display import open_display
 
 NAMES = ["Ann", "Bob"]
@@ -46,7 +55,7 @@ async def test_reveal_chime_mute_remembered_phones_silent(browser: Any, server: 
     out = Path(os.environ.get("COMPANION_TEST_SHOTS", "/tmp/companion-test-shots"))
     out.mkdir(parents=True, exist_ok=True)
     await phones[0].set_viewport_size({"width": 360, "height": 740})
-    await asyncio.sleep(2.0)
+    await before_picture(2.0)
     await phones[0].screenshot(path=str(out / "phone-sound-switch-360.png"))
     assert not await cut_texts(phones[0]), await cut_texts(phones[0])
     await tv.bring_to_front()
