@@ -5,7 +5,8 @@
 The same visits as benchmarks/phone_join (30 Mbit/s, 20 ms, a persistent profile; the return
 visit is a new browser on the same profile, seated), recorded with Chrome's tracing (DevTools
 protocol `Tracing`, the categories DevTools' Performance panel records plus V8's wasm ones) from
-the navigation to the seat buttons in the accessibility tree. The renderer's main thread is then
+the navigation to Flutter's own seat buttons in its accessibility tree (not the page's HTML join
+screen's, companion/join_page.py, which come long before). The renderer's main thread is then
 split by what it was doing – each slice of time goes to the innermost traced event that names a
 kind of work (`KINDS`): streaming the wasm in (download + compile, or reading V8's code cache),
 instantiating it, compiling wasm functions lazily on their first call (Liftoff; V8's code cache
@@ -135,7 +136,9 @@ async def traced_visit(pw: Any, chromium: str, profile: Path, url: str, ready: s
         await page.evaluate(f"window.__ready = new RegExp({json.dumps(ready)})")
         await page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=120_000)
         await page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
-        await page.get_by_role("button", name=re.compile(ready)).first.wait_for(timeout=120_000)
+        # Flutter's own button (the page's HTML join screen has one of the same name: companion/join_page.py)
+        await page.locator("flt-semantics-host").get_by_role("button", name=re.compile(ready)).first.wait_for(
+            timeout=120_000)
         seconds = time.perf_counter() - t0
         timeline = await page.evaluate(pj.TIMELINE_JS)
         await cdp.send("Tracing.end")
@@ -158,7 +161,8 @@ async def traced_visit(pw: Any, chromium: str, profile: Path, url: str, ready: s
         out = {"seconds": round(seconds, 2), "wall": round(seen),
                **breakdown(events, seen, float(ff) if isinstance(ff, (int, float)) else None),
                "timeline": {k: round(v) if isinstance(v, float) else v for k, v in timeline.items()}}
-        if then_click:
+        if then_click:  # (on Flutter's screen: the HTML join screen goes once Flutter's is drawn)
+            await page.wait_for_selector("#tc-join", state="detached", timeout=60_000)
             await page.get_by_role("button", name=re.compile(then_click)).first.click()
             await page.get_by_role("button", name=re.compile(then_ready or ".")).first.wait_for(timeout=60_000)
             await asyncio.sleep(1.0)  # the seat token reaches localStorage
