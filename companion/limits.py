@@ -138,10 +138,15 @@ def http_protocol() -> Any:
             if self._refused:
                 return
             if self._in_head:  # also bounds a head that never ends (llhttp itself has no limit)
+                before = self._head
                 self._head += len(data)
                 if self._head > MAX_HEAD_BYTES + 8192:
-                    self._refuse()
-                    return
+                    # (a head that ends in this piece, within the bound, is not refused for the
+                    # body that came with it: a POST's head and body often arrive together)
+                    end = data.find(b"\r\n\r\n")
+                    if end < 0 or before + end > MAX_HEAD_BYTES + 8192:
+                        self._refuse()
+                        return
             super().data_received(data)
 
         def on_message_begin(self) -> None:
