@@ -12,8 +12,9 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import contextmanager
 
 from companion.printing.engine import JPEG_QUALITY, PageJob, Progress, encode
 from companion.printing.pdf import PdfImage, write_pdf
@@ -25,8 +26,30 @@ def _encode_star(args: tuple[PageJob, int, bool, str]) -> PdfImage:
 
 def _ignore_sigint() -> None:
     """In a worker process: Ctrl-C (SIGINT to the whole process group) is the parent's to handle;
-    the worker finishes its page and is shut down, instead of printing its own traceback."""
+    the worker finishes its page and is shut down, instead of printing its own traceback. The worker
+    was forked with SIGINT blocked (_sigint_to_this_thread): ignored first, then unblocked, so a
+    Ctrl-C between the fork and here is dropped too."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def _sigint_to_this_thread() -> Iterator[None]:
+    """SIGINT blocked in this thread while the pool starts: its helper threads (the executor's
+    manager and queue feeder, or the print threads) and its forked workers inherit the mask, so a
+    Ctrl-C is only ever delivered to the caller's thread. Python runs signal handlers in the main
+    thread only, and a SIGINT the kernel gives to another thread is not even noticed by a main
+    thread blocked in Future.result() (no EINTR there): it waits for the next page, or longer. A
+    Ctrl-C that comes while blocked here is delivered when this ends (KeyboardInterrupt)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _can_fork() -> bool:
@@ -58,7 +81,9 @@ def encode_all(jobs: list[PageJob], quality: int = JPEG_QUALITY, workers: int | 
         ex = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="print")
         chunk = 1
     try:
-        for i, img in enumerate(ex.map(_encode_star, args, chunksize=chunk)):
+        with _sigint_to_this_thread():  # map() submits every chunk: workers and threads start here
+            pages = ex.map(_encode_star, args, chunksize=chunk)
+        for i, img in enumerate(pages):
             out.append(img)
             if progress:
                 progress(i + 1, n)
