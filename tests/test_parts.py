@@ -89,6 +89,11 @@ async def test_typing_survives_other_players_actions() -> None:
 
 
 async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any) -> None:
+    # The reveals below are drawn at their end at once (views/moment.PLAY): played, each screen's
+    # moment goes on by itself on timers (its cards turn after BACKS_S + FLIP_S – the game's part with
+    # its past rounds comes under it then –, it closes HOLD_S later), and on a loaded machine those
+    # steps of the last reveal fell inside the lock's count below.
+    monkeypatch.setattr(M, "PLAY", False)
     t, tokens, server, pubsub = await _table(6)
     clients = await H.open_table(server, pubsub, t, tokens, host=True)
     for rnd in range(3):  # three rounds in the history
