@@ -62,7 +62,7 @@ def test_the_option_defaults_to_not_counted_where_the_host_can_reveal_early() ->
     assert all(o.name != "unlocked" for o in lutetia.OPTIONS)
     for lang, words in (("en", ("Not counted", "Counted, marked “not locked”")),
                         ("de", ("Zählen nicht", "Zählen, markiert „nicht festgelegt“")),
-                        ("fr", ("Ne comptent pas", "Comptent, marqués « pas verrouillé »"))):
+                        ("fr", ("Ne comptent pas", "Comptent, marqués «\u00a0pas verrouillé\u00a0»"))):
         assert tuple(tr(lang, k) for k in sealed.UNLOCKED_OPTION.choice_labels) == words
         assert tr(lang, sealed.UNLOCKED_OPTION.label) != sealed.UNLOCKED_OPTION.label
 

@@ -266,6 +266,19 @@ def test_every_text_a_screen_draws_has_its_glyphs_in_the_bundled_font():
     assert not missing, missing
 
 
+def test_french_punctuation_is_held_to_its_word():
+    """French sets a space before : ; ? ! » and after «. A plain space lets a phone's line break
+    there, leaving the colon alone at the start of the next line ("…touchez votre place / :" on a
+    412 px phone); every French message uses a no-break space (U+00A0, which Roboto has)."""
+    loose = []
+    for name, cat in CATALOGS.items():
+        for key, text in cat["fr"].items():
+            for form in (text.forms if isinstance(text, Plural) else (text,)):
+                if re.search(r" [:;?!»]|« ", form):
+                    loose.append((name, key, form[:60]))
+    assert not loose, loose
+
+
 @pytest.mark.parametrize("env, lang", [
     ({"LANG": "de_DE.UTF-8"}, "de"),
     ({"LC_MESSAGES": "fr_FR.UTF-8", "LANG": "de_DE.UTF-8"}, "fr"),

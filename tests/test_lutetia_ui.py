@@ -159,7 +159,7 @@ def test_every_seat_answers_the_after_vote_step_and_the_screens_say_who_is_left(
     ui.act(t, 1, {"type": "fulfil", "plan": "20", "value": 1})
     expect = {"en": "Waiting for 1 player to decide: Ann.",
               "de": "Warte auf die Entscheidung von 1 Spieler: Ann.",
-              "fr": "En attente de la décision d’un joueur : Ann."}
+              "fr": "En attente de la décision d’un joueur\u00a0: Ann."}
     for lang, text in expect.items():
         assert text in ui.texts(screen.host(ui.ctx(t, None, host=True, lang=lang)))
         assert text in ui.texts(screen.phone(ui.ctx(t, 1, lang=lang)))
@@ -220,6 +220,6 @@ def test_the_public_count_says_fulfilled_not_held() -> None:
     """Each player holds 10 secret plans: the public line counts the fulfilled ones and says so
     (it read "Plans: 0" while everyone held 10)."""
     from companion import i18n
-    for lang, word in [("en", "Plans fulfilled: 0"), ("de", "Erfüllte Pläne: 0"), ("fr", "Plans réalisés : 0")]:
+    for lang, word in [("en", "Plans fulfilled: 0"), ("de", "Erfüllte Pläne: 0"), ("fr", "Plans réalisés\u00a0: 0")]:
         assert i18n.t(lang, "lutetia.ui.player_line", plans=0, mods=2).startswith(word)
         assert i18n.t(lang, "lutetia.ui.result_line", plans=0, mods=2).startswith(word)

@@ -25,15 +25,15 @@ CORE = {
     "print.guide.print_duplex": ("pages", {
         "en": "{pages} page on {paper} card, double-sided: flip on {edge} edge, portrait. Scale 100 % / actual size, never “fit to page”. Card 160–250 g/m² (or paper glued on card). First print only pages 1–2 and do the duplex test (4) below.",
         "de": "{pages} Seite auf {paper}-Karton, beidseitig: an der {edge} Kante spiegeln, Hochformat. Maßstab 100 % / Originalgröße, nie „an Seite anpassen“. Karton 160–250 g/m² (oder Papier auf Karton kleben). Zuerst nur die Seiten 1–2 drucken und den Duplex-Test (4) unten machen.",
-        "fr": "{pages} page sur carte {paper}, recto verso : retournement sur le bord {edge}, portrait. Échelle 100 % / taille réelle, jamais « ajuster à la page ». Carte 160–250 g/m² (ou papier collé sur carte). Imprimez d’abord seulement les pages 1–2 et faites le test recto verso (4) ci-dessous."}),
+        "fr": "{pages} page sur carte {paper}, recto verso : retournement sur le bord {edge}, portrait. Échelle 100 % / taille réelle, jamais « ajuster à la page ». Carte 160–250 g/m² (ou papier collé sur carte). Imprimez d’abord seulement les pages 1–2 et faites le test recto verso (4) ci-dessous."}),
     "print.guide.print_single": ("pages", {
         "en": "{pages} page on {paper} card, single-sided. Scale 100 % / actual size, never “fit to page”. Card 160–250 g/m² (or paper glued on card).",
         "de": "{pages} Seite auf {paper}-Karton, einseitig. Maßstab 100 % / Originalgröße, nie „an Seite anpassen“. Karton 160–250 g/m² (oder Papier auf Karton kleben).",
-        "fr": "{pages} page sur carte {paper}, recto seul. Échelle 100 % / taille réelle, jamais « ajuster à la page ». Carte 160–250 g/m² (ou papier collé sur carte)."}),
+        "fr": "{pages} page sur carte {paper}, recto seul. Échelle 100 % / taille réelle, jamais « ajuster à la page ». Carte 160–250 g/m² (ou papier collé sur carte)."}),
     "store.err.set_aside": ("saved", {
         "en": "The data file could not be opened as it was ({reason}). It was moved aside unchanged to {file}; the {saved} table that could be read from it was copied into a fresh {path}, where new tables are saved too. Tables that could not be read are listed below; keep the old file if you want to try a recovery tool (sqlite3's .recover).",
         "de": "Die Datendatei ließ sich so nicht öffnen ({reason}). Sie wurde unverändert nach {file} verschoben; der {saved} daraus lesbare Tisch wurde in eine frische {path} kopiert, in der auch neue Tische gespeichert werden. Nicht lesbare Tische stehen unten; bewahre die alte Datei auf, falls du ein Reparaturwerkzeug versuchen willst (.recover von sqlite3).",
-        "fr": "Le fichier de données n’a pas pu être ouvert tel quel ({reason}). Il a été mis de côté sans modification sous {file} ; {saved} table lisible a été copiée dans un nouveau {path}, où les nouvelles tables sont aussi enregistrées. Les tables illisibles sont listées ci-dessous ; conservez l’ancien fichier pour essayer un outil de récupération (.recover de sqlite3)."}),
+        "fr": "Le fichier de données n’a pas pu être ouvert tel quel ({reason}). Il a été mis de côté sans modification sous {file} ; {saved} table lisible a été copiée dans un nouveau {path}, où les nouvelles tables sont aussi enregistrées. Les tables illisibles sont listées ci-dessous ; conservez l’ancien fichier pour essayer un outil de récupération (.recover de sqlite3)."}),
     "ui.locked_count": ("n", {
         "en": "{n} of {total} has locked",
         "de": "{n} von {total} hat festgelegt",
@@ -45,7 +45,7 @@ CORE.update({  # the table display (issue 18.1, companion/ui/views/display.py an
                                        "fr": "{count} sur {of} a verrouillé"}),
     "display.lt.move": ("steps", {"en": "Proposal: {frm} » {to} ({steps} space forward)",
                                   "de": "Vorschlag: {frm} » {to} ({steps} Feld vor)",
-                                  "fr": "Proposition : {frm} » {to} ({steps} case en avant)"}),
+                                  "fr": "Proposition : {frm} » {to} ({steps} case en avant)"}),
     "display.qv.senators": ("count", {"en": "{count} senator", "de": "{count} Senator", "fr": "{count} sénateur"}),
     "display.lc.gold": ("count", {"en": "{name} {count} gold", "de": "{name} {count} Gold", "fr": "{name} {count} pièce"}),
 })
@@ -53,27 +53,27 @@ CORE.update({  # the table display (issue 18.1, companion/ui/views/display.py an
 CORE.update({  # a phone's reveal moment (issue 30.3, companion/ui/views/moment.py and the games' display.py)
     "moment.sv.yours": ("count", {"en": "Your {choice} – {count} of {of} chose it",
                                   "de": "Du: {choice} – {count} von {of} wählte das",
-                                  "fr": "Votre choix : {choice} – {count} sur {of} l’a choisi"}),
+                                  "fr": "Votre choix : {choice} – {count} sur {of} l’a choisi"}),
     "moment.lc.take": ("count", {"en": "You take {slot} for {count} gold", "de": "Du nimmst {slot} für {count} Gold",
                                  "fr": "Vous prenez {slot} pour {count} pièce"}),
     "moment.qv.yours": ("count", {"en": "Your {count} senator voted {vote}: {outcome}",
                                   "de": "Dein {count} Senator stimmte {vote}: {outcome}",
-                                  "fr": "Votre {count} sénateur a voté {vote} : {outcome}"}),
+                                  "fr": "Votre {count} sénateur a voté {vote} : {outcome}"}),
 })
 
 CORE.update({  # an early reveal's choices not locked (issue 30.2, companion/ui/views/host.py)
     "ui.host.reveal_drop": ("n", {"en": "{n} choice is not locked and will not count: {names}.",
                                   "de": "{n} Wahl ist nicht festgelegt und zählt nicht: {names}.",
-                                  "fr": "{n} choix n’est pas verrouillé et ne comptera pas : {names}."}),
+                                  "fr": "{n} choix n’est pas verrouillé et ne comptera pas : {names}."}),
     "ui.host.reveal_count": ("n", {
         "en": "{n} choice is not locked; it counts, marked “not locked”: {names}.",
         "de": "{n} Wahl ist nicht festgelegt; sie zählt, markiert „nicht festgelegt“: {names}.",
-        "fr": "{n} choix n’est pas verrouillé ; il compte, marqué « pas verrouillé » : {names}."}),
+        "fr": "{n} choix n’est pas verrouillé ; il compte, marqué « pas verrouillé » : {names}."}),
 })
 
 LUTECE = {
     "lutece.ui.coins_on": ("coins", {"fr": "{coins} pièce dessus"}),
-    "lutece.ui.bank": ("coins", {"fr": "Banque : {coins} pièce"}),
+    "lutece.ui.bank": ("coins", {"fr": "Banque : {coins} pièce"}),
     "lutece.ui.locked_count": ("n", {
         "en": "{n} of {total} has locked",
         "de": "{n} von {total} hat festgelegt",
@@ -81,20 +81,20 @@ LUTECE = {
     "lutece.ev.end_deck_characters": ("left", {
         "en": "Game over: the character deck has {left} card, {needed} are needed.",
         "de": "Spielende: Der Personenstapel hat {left} Karte, {needed} werden gebraucht.",
-        "fr": "Fin de partie : la pioche Personnages a {left} carte, il en faut {needed}."}),
+        "fr": "Fin de partie : la pioche Personnages a {left} carte, il en faut {needed}."}),
     "lutece.ev.end_deck_places": ("left", {
         "en": "Game over: the place deck has {left} card, {needed} are needed.",
         "de": "Spielende: Der Ortsstapel hat {left} Karte, {needed} werden gebraucht.",
-        "fr": "Fin de partie : la pioche Lieux a {left} carte, il en faut {needed}."}),
+        "fr": "Fin de partie : la pioche Lieux a {left} carte, il en faut {needed}."}),
     "lutece.ev.revenus_short": ("amount", {
         "fr": "{name} joue Revenus, mais la banque n’a plus que {amount} pièce sur {full}."}),
     "lutece.ev.take_sole": ("coins", {
-        "fr": "{slot} : {name} prend la carte seul – prend {coins} pièce posée dessus, paie le coût de {cost} ; pot-de-vin de {bribe} à la banque."}),
+        "fr": "{slot} : {name} prend la carte seul – prend {coins} pièce posée dessus, paie le coût de {cost} ; pot-de-vin de {bribe} à la banque."}),
     "lutece.ev.take": ("coins", {
-        "fr": "{slot} : {name} gagne avec le plus gros pot-de-vin – {bribe} à la banque, paie le coût de {cost}, prend {coins} pièce de la carte."}),
+        "fr": "{slot} : {name} gagne avec le plus gros pot-de-vin – {bribe} à la banque, paie le coût de {cost}, prend {coins} pièce de la carte."}),
     "lutece.err.bribe_purse": ("gold", {
-        "fr": "Vous n’avez que {gold} pièce d’or ; un pot-de-vin de {amount} de plus est impossible."}),
-    "lutece.ev.revenus": ("amount", {"fr": "{name} joue Revenus : +{amount} pièce d’or."}),
+        "fr": "Vous n’avez que {gold} pièce d’or ; un pot-de-vin de {amount} de plus est impossible."}),
+    "lutece.ev.revenus": ("amount", {"fr": "{name} joue Revenus : +{amount} pièce d’or."}),
 }
 
 LUTETIA = {
@@ -114,7 +114,7 @@ LUTETIA = {
         "de": ("{n} gezogene Karte noch zu melden", "{n} gezogene Karten noch zu melden"),
         "fr": ("{n} carte piochée à signaler", "{n} cartes piochées à signaler")}),
     "lutetia.ui.pile": ("discard", {
-        "fr": "Cartes modification : {pile} dans la pioche, {discard} défaussée"}),
+        "fr": "Cartes modification : {pile} dans la pioche, {discard} défaussée"}),
     "lutetia.err.enter_count": ("n", {
         "en": "Enter exactly {n} plan.",
         "de": "Gib genau {n} Plan ein.",
@@ -138,7 +138,7 @@ QUOVADIS = {
     "quovadis.log.vote_open": ("needed", {
         "en": "{player} asks committee {a} to move a senator to {b}: {needed} yes vote needed, {own} of their own.",
         "de": "{player} beantragt im Gremium {a} den Aufstieg nach {b}: {needed} Ja-Stimme nötig, {own} eigene.",
-        "fr": "{player} demande à la commission {a} de monter en {b} : {needed} oui nécessaire, dont {own} à lui."}),
+        "fr": "{player} demande à la commission {a} de monter en {b} : {needed} oui nécessaire, dont {own} à lui."}),
     "quovadis.ui.vote_need": ("needed", {
         "en": "{needed} yes vote needed · {player} brings {own}",
         "de": "{needed} Ja-Stimme nötig · {player} bringt {own} mit",
@@ -161,14 +161,14 @@ CORE.update({  # pass-and-play (issue 29): companion/i18n/locale/*/LC_MESSAGES/s
     "tbl.err.pin_wait": ("seconds", {
         "en": "Too many wrong PINs: nothing opened. Wait {seconds} second.",
         "de": "Zu viele falsche PINs: Nichts wurde geöffnet. Warte {seconds} Sekunde.",
-        "fr": "Trop de codes PIN erronés : rien n’a été ouvert. Attendez {seconds} seconde."}),
+        "fr": "Trop de codes PIN erronés : rien n’a été ouvert. Attendez {seconds} seconde."}),
 })
 
 HISTORY = {
     "hist.imported": ("n", {
         "en": '{n} game imported ({dup} already there).',
         "de": '{n} Partie importiert ({dup} schon vorhanden).',
-        "fr": '{n} partie importée (déjà là : {dup}).',
+        "fr": '{n} partie importée (déjà là : {dup}).',
     }),
     "hist.exported": ("n", {
         "en": '{n} game exported to {path}.',

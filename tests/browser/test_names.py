@@ -126,7 +126,7 @@ async def test_no_text_is_cut_at_360_px_and_the_turn_is_felt(browser: Any, serve
     await see(en, "That name is too long (24 characters at most).")
 
     await tap(table.page, "Start")
-    for ph, banner in zip(phones, ["Your turn!", "Du bist dran!", "À vous de jouer !"], strict=True):
+    for ph, banner in zip(phones, ["Your turn!", "Du bist dran!", "À vous de jouer\u00a0!"], strict=True):
         await see(ph, banner)
         buzz = await eventually(lambda ph=ph: ph.evaluate("window.__buzz.length ? window.__buzz : null"), timeout=15)
         assert buzz[0] == [400, 150, 400, 150, 400], buzz
