@@ -74,7 +74,7 @@ def test_a_seat_taken_meanwhile_says_so_and_seats_nobody(env: Any) -> None:
         body = r.json()
         assert body["key"] == "tbl.err.seat_taken" and body["message"] == i18n.t("fr", "tbl.err.seat_taken")
         # the seat list to redraw the buttons with: Dora's seat taken, in the player's language
-        assert body["seats"][0] == {"i": 0, "label": "Prise : Dora", "colour": t.seats[0]["colour"], "state": "taken"}
+        assert body["seats"][0] == {"i": 0, "label": "Prise\u00a0: Dora", "colour": t.seats[0]["colour"], "state": "taken"}
         assert [s["state"] for s in body["seats"]] == ["taken", "free", "free"]
         assert "token" not in json.dumps(body) and t.seats[0]["token"] not in r.text
     assert len(t.entries) == before and t.seats[0]["name"] == "Dora"
