@@ -189,6 +189,19 @@ def test_an_existing_file_is_replaced_only_with_force(tmp_path: Path, capsys: py
     assert rc == 0 and len(read_pages(out.read_bytes())) == 2
 
 
+def _sigint_state(pid: int) -> str:
+    """Whether process `pid` still runs and what its main thread does with SIGINT (Linux /proc)."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return "no /proc status"
+    f = dict(ln.split(":", 1) for ln in lines if ":" in ln)
+    bit = 1 << (signal.SIGINT - 1)
+    how = next((name for name, key in (("ignored", "SigIgn"), ("blocked", "SigBlk"), ("caught", "SigCgt"))
+                if int(f[key], 16) & bit), "default")
+    return f"state {f['State'].strip()}, SIGINT {how}"
+
+
 def test_ctrl_c_while_printing_is_one_line_and_no_traceback(tmp_path: Path) -> None:
     """Ctrl-C in a terminal sends SIGINT to the whole process group: the CLI and its render workers."""
     out = tmp_path / "lutetia.pdf"
@@ -204,6 +217,7 @@ def test_ctrl_c_while_printing_is_one_line_and_no_traceback(tmp_path: Path) -> N
         if "pages" in line or not line:
             break
     assert any("pages" in ln for ln in seen), seen
+    state = _sigint_state(proc.pid)  # (said if it fails: a CLI already done, or not catching SIGINT)
     os.killpg(proc.pid, signal.SIGINT)
     try:
         rest = proc.stderr.read()
@@ -212,7 +226,7 @@ def test_ctrl_c_while_printing_is_one_line_and_no_traceback(tmp_path: Path) -> N
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     lines = [ln for ln in rest.splitlines() if ln.strip() and not ln.endswith(" pages")]
-    assert rc != 0, rest
+    assert rc != 0, (state, rest)
     assert "Traceback" not in rest and "KeyboardInterrupt" not in rest, rest
     assert len(lines) == 1 and "interrupted" in lines[0], rest
     assert list(tmp_path.iterdir()) == []  # no PDF, no .part file
