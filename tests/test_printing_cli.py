@@ -205,9 +205,16 @@ def _sigint_state(pid: int) -> str:
 def test_ctrl_c_while_printing_is_one_line_and_no_traceback(tmp_path: Path) -> None:
     """Ctrl-C in a terminal sends SIGINT to the whole process group: the CLI and its render workers."""
     out = tmp_path / "lutetia.pdf"
-    proc = subprocess.Popen([sys.executable, "-m", "companion.printing", "lutetia", "--workers", "2", "-o", str(out)],
-                            cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-                            start_new_session=True)
+    # A terminal starts the CLI with SIGINT at its default. The test runner's process may have it
+    # ignored (seen under pytest-xdist: the CLI then printed all 38 pages, "SIGINT ignored"), and an
+    # ignored signal stays ignored across exec – so the CLI is started as a terminal would start it.
+    held = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "companion.printing", "lutetia", "--workers", "2", "-o",
+                                 str(out)], cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+                                start_new_session=True)
+    finally:
+        signal.signal(signal.SIGINT, held)
     assert proc.stderr is not None
     seen = []
     deadline = time.monotonic() + 60
