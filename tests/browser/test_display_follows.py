@@ -21,12 +21,13 @@ from tests.browser.helpers import (
     eventually,
     join_phones,
     page_text,
+    record,
     see,
+    seen,
     tap,
     text_with,
 )
 from tests.browser.test_display import TV, open_display
-from tests.browser.test_phone_moments import _reads, record
 
 OUT = Path(os.environ.get("COMPANION_TEST_SHOTS", "/tmp/companion-test-shots"))
 NAMES = ["Ann", "Bob", "Zoë"]
@@ -48,7 +49,7 @@ async def test_display_follows_end_and_play_again(browser: Any, server: Any, sho
         await tap(ph, choice, exact=True)
         await tap(ph, "Lock my choice")
     # the phone's moment ("Tacos" on its card): up for a few seconds, recorded as it shows
-    await eventually(lambda: _reads(phones[0], ("Your Tacos – 2 of 3 chose it",)), timeout=30, interval=0.2)
+    await eventually(lambda: seen(phones[0], ("Your Tacos – 2 of 3 chose it",)), timeout=30, interval=0.2)
     await asyncio.sleep(0.4)
     await phones[0].screenshot(path=str(shots / "moment-tacos-phone-360.png"))
     await see(tv, "Tally: Tacos: 2  ·  Pizza: 1")
