@@ -31,6 +31,24 @@ def random_step(sp: GameSpec | str, state: dict[str, Any], n: int, r: random.Ran
     return None
 
 
+async def table_step(t: Any, tokens: list[str], sp: GameSpec, n: int, r: random.Random) -> bool | None:
+    """One random legal action played through the table as its seat (or the host) would send it:
+    True when the table took it, False when it refused it (a rule the sample did not foresee),
+    None when nobody can act."""
+    from companion.games.base import RuleError
+
+    step = random_step(sp, t.state, n, r)
+    if step is None:
+        return None
+    seat = step.pop("seat")
+    try:
+        await t.request(t.host_token if seat is None else tokens[seat],
+                        {"op": "host_act" if seat is None else "act", "action": step})
+    except RuleError:
+        return False
+    return True
+
+
 def play(sp: GameSpec | str, seed: int, n: int, options: dict[str, Any] | None = None, steps: int = 200,
          r: random.Random | None = None) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """A random legal game of up to `steps` actions (stops when the game is done); returns

@@ -20,7 +20,7 @@ from companion.ui.screens import Server
 from companion.ui.views import display as D
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gameplay import random_step  # noqa: E402
+from gameplay import table_step  # noqa: E402
 
 GAMES = list(specs())  # every registered game, the test-only one included: each names its display
 
@@ -73,15 +73,10 @@ async def test_display_follows_a_random_game(game: str) -> None:
     for _ in range(60):
         if t.state is None or sp.done(t.state):
             break
-        step = random_step(sp, t.state, n, r)
-        if step is None:
+        took = await table_step(t, tokens, sp, n, r)
+        if took is None:
             break
-        seat = step.pop("seat")
-        tok = t.host_token if seat is None else tokens[seat]
-        op = {"op": "host_act" if seat is None else "act", "action": step}
-        try:
-            await t.request(tok, op)
-        except Exception:
+        if not took:
             continue
         await H.quiet([host, shown])
         ctx = shown.screen.ctx(host_view=True)
@@ -111,15 +106,8 @@ async def test_an_ended_game_shows_game_over_and_its_winner(game: str) -> None:
     sp = specs()[game]
     r = random.Random(3)
     for _ in range(25):
-        step = random_step(sp, t.state, 3, r)
-        if step is None:
+        if await table_step(t, tokens, sp, 3, r) is None:
             break
-        seat = step.pop("seat")
-        try:
-            await t.request(t.host_token if seat is None else tokens[seat],
-                            {"op": "host_act" if seat is None else "act", "action": step})
-        except Exception:
-            continue
     pubsub = H.new_pubsub()
     shown = H.Client(server, f"/display/{t.code}", {f"host:{t.code}": t.host_token, "lang": "de"})
     await shown.open(pubsub)

@@ -22,7 +22,7 @@ from companion.ui.views import display as D
 from companion.ui.views import moment as M
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gameplay import random_step  # noqa: E402
+from gameplay import table_step  # noqa: E402
 from test_display import screen_text  # noqa: E402
 
 TURNED = M.BACKS_S + D.FLIP_S + 0.4  # the cards have turned and the outcome is shown
@@ -112,14 +112,10 @@ async def test_each_game_names_the_seats_outcome_on_its_phone(game: str) -> None
     for _ in range(400):
         if t.state is None or sp.done(t.state) or len(lines) >= 2:
             break
-        step = random_step(sp, t.state, n, r)
-        if step is None:
+        took = await table_step(t, tokens, sp, n, r)
+        if took is None:
             break
-        seat = step.pop("seat")
-        tok = t.host_token if seat is None else tokens[seat]
-        try:
-            await t.request(tok, {"op": "host_act" if seat is None else "act", "action": step})
-        except Exception:
+        if not took:
             continue
         await H.quiet(phones, idle=0.005)
         ms = [M.seat_moment(p.screen.ctx()) for p in phones]
@@ -220,13 +216,9 @@ async def test_a_phones_moment_closed_before_the_last_declaration_comes_back_wit
     waited = 0
     ms: list[D.Moment | None] = []
     for _ in range(400):
-        step = random_step(sp, t.state, 3, r)
-        assert step is not None
-        seat = step.pop("seat")
-        try:
-            await t.request(t.host_token if seat is None else tokens[seat],
-                            {"op": "host_act" if seat is None else "act", "action": step})
-        except Exception:
+        took = await table_step(t, tokens, sp, 3, r)
+        assert took is not None
+        if not took:
             continue
         await H.quiet(phones, idle=0.005)
         ms = [M.seat_moment(p.screen.ctx()) for p in phones]

@@ -7,6 +7,7 @@ tree, which gives every button and text a DOM node with a role and a label.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import re
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +97,27 @@ class ServerProcess:
 
 # `make screenshots` (docs/screenshots/) sets this; an ordinary run's pictures go to a scratch folder
 DOC_PICTURES = bool(os.environ.get("COMPANION_SCREENSHOTS", "").strip())
+
+
+@contextlib.contextmanager
+def lobby_server(data_dir: Path, names: tuple[str, ...], taken: tuple[int, str] = (1, "Bea"),
+                 game: str = "sealed_vote") -> Iterator[tuple[ServerProcess, str]]:
+    """A real server (`python -m companion`) over a table in its lobby with these seat names, one
+    seat (`taken`: index, name) already taken by a player; yields (server, table code)."""
+    from companion.table.hub import Hub
+    from companion.table.store import SQLiteStore
+
+    store = SQLiteStore(data_dir)
+    t = Hub(store).create(game, None, [{"name": n} for n in names])
+    t.request_sync(None, {"op": "join", "seat": taken[0], "name": taken[1]})
+    code = t.code
+    store.close()
+    s = ServerProcess(data_dir)
+    s.start()
+    try:
+        yield s, code
+    finally:
+        s.stop()
 
 
 async def before_picture(seconds: float) -> None:

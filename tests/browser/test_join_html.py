@@ -16,26 +16,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import PHONE, ServerProcess, enable_semantics, open_screen, see, tap
+from tests.browser.helpers import PHONE, enable_semantics, lobby_server, open_screen, see, tap
 
 
 @pytest.fixture
 def lobby(tmp_path: Path) -> Any:
     """A server with a table in its lobby: Ann, Bob (taken by Bea), Players 3–6."""
-    from companion.table.hub import Hub
-    from companion.table.store import SQLiteStore
-
-    store = SQLiteStore(tmp_path / "data")
-    t = Hub(store).create("sealed_vote", None, [{"name": n} for n in ("Ann", "Bob", "Player 3", "Player 4", "Player 5", "Player 6")])
-    t.request_sync(None, {"op": "join", "seat": 1, "name": "Bea"})
-    code = t.code
-    store.close()
-    s = ServerProcess(tmp_path / "data")
-    s.start()
-    try:
-        yield s, code
-    finally:
-        s.stop()
+    with lobby_server(tmp_path / "data", ("Ann", "Bob", "Player 3", "Player 4", "Player 5", "Player 6")) as got:
+        yield got
 
 
 async def _held(browser: Any, url: str, locale: str = "en-US") -> tuple[Any, Any, asyncio.Event]:

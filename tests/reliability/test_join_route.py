@@ -13,25 +13,13 @@ from typing import Any
 import pytest
 
 from companion import i18n, join_page
-from tests.browser.helpers import ServerProcess
+from tests.browser.helpers import lobby_server
 
 
 @pytest.fixture
 def lobby(tmp_path: Path) -> Any:
-    from companion.table.hub import Hub
-    from companion.table.store import SQLiteStore
-
-    store = SQLiteStore(tmp_path / "data")
-    t = Hub(store).create("sealed_vote", None, [{"name": n} for n in ("Ann", "Bob", "Cem")])
-    t.request_sync(None, {"op": "join", "seat": 1, "name": "Bea"})
-    code = t.code
-    store.close()
-    s = ServerProcess(tmp_path / "data")
-    s.start()
-    try:
-        yield s, code, tmp_path / "data"
-    finally:
-        s.stop()
+    with lobby_server(tmp_path / "data", ("Ann", "Bob", "Cem")) as (server, code):
+        yield server, code, tmp_path / "data"
 
 
 def call(base: str, path: str, body: bytes | None, method: str = "POST", lang: str = "de",
