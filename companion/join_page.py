@@ -264,7 +264,7 @@ JOIN_CSS = """<style>
 font-family:Roboto,system-ui,-apple-system,"Segoe UI",sans-serif;-webkit-text-size-adjust:100%}
 #tc-join[hidden]{display:none}
 .tj-top{display:flex;align-items:center;background:#ffdbcc;color:#351000;padding:4px 12px;min-height:56px}
-.tj-top b{flex:1;font-size:17px;overflow-wrap:anywhere}
+.tj-top b{flex:1;font-size:16px;font-weight:600;overflow-wrap:anywhere}
 .tj-top button{width:48px;height:48px;border:0;background:none;color:#351000;font-size:15px;font-family:inherit;cursor:pointer}
 .tj-top button[aria-pressed=true]{font-weight:700}
 .tj-body{display:flex;flex-direction:column;gap:14px;padding:8px 14px 24px;max-width:720px}
@@ -307,7 +307,7 @@ if(!has(l)){l=(navigator.language||"en").replace("_","-").split("-")[0].toLowerC
 if(!has(l)){l=R.getAttribute("data-lang");}
 var $=function(id){return document.getElementById(id);},box=$("tj-seats"),name=$("tj-name"),err=$("tj-err"),
 busy=false,used=false,ready=false,done=false,mine=null;
-function label(){var m=M[l];$("tj-g").textContent=m.g+" \u00b7 "+code;$("tj-w").textContent=m.w;$("tj-p").textContent=m.p;
+function label(){var m=M[l];$("tj-g").textContent=m.g+" \u00b7\u00a0"+code;$("tj-w").textContent=m.w;$("tj-p").textContent=m.p;
 $("tj-y").textContent=m.y;name.setAttribute("aria-label",m.y);document.documentElement.lang=l;
 Array.prototype.forEach.call(box.children,function(b){var k=m[b.getAttribute("data-state")];
 if(k&&!b.hasAttribute("data-fresh"))b.textContent=fill(k,m.n[+b.getAttribute("data-i")]);});
@@ -377,7 +377,7 @@ def screen_html(t: Table, lang: str) -> str:
     script = (JOIN_JS.replace("@MESSAGES@", json.dumps(messages, ensure_ascii=False).replace("</", "<\\/"))
               .replace("@MAX@", str(MAX_NAME)).replace("@POLL@", str(POLL_MS)).replace("@SEATED@", boot.SEATED_COOKIE))
     return (f'{JOIN_CSS}<div id="tc-join" hidden data-code="{html.escape(t.code)}" data-lang="{lang}" role="main">'
-            f'<div class="tj-top"><b id="tj-g">{html.escape(m["g"])} \u00b7 {html.escape(t.code)}</b>{langs}</div>'
+            f'<div class="tj-top"><b id="tj-g">{html.escape(m["g"])} \u00b7\u00a0{html.escape(t.code)}</b>{langs}</div>'
             f'<div class="tj-body"><h1 id="tj-w">{html.escape(m["w"])}</h1><p id="tj-p">{html.escape(m["p"])}</p>'
             f'<label class="tj-field"><span id="tj-y">{html.escape(m["y"])}</span>'
             f'<input id="tj-name" type="text" autocomplete="nickname" enterkeyhint="done" spellcheck="false"></label>'
