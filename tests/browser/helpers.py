@@ -160,6 +160,16 @@ async def tap(page: Any, name: str, exact: bool = False, timeout: float = 60_000
     await b.click()
 
 
+async def tap_and_confirm(page: Any, name: str, asks: str, exact: bool = False,
+                          timeout: float = 60_000) -> None:
+    """Tap `name`, wait for the dialog it opens to ask `asks`, then tap its button of the same name
+    ("End the table" asks "End this table for everyone?"). Without the wait, the second click can land
+    on the first button again while the dialog is still on its way (a CI failure: no "Game over")."""
+    await tap(page, name, exact, timeout)
+    await see(page, asks, timeout)
+    await button(page, name, exact).last.click()
+
+
 async def see(page: Any, text: str, timeout: float = 60_000, exact: bool = False) -> None:
     await page.get_by_text(text, exact=exact).first.wait_for(timeout=timeout)
 

@@ -25,6 +25,7 @@ from tests.browser.helpers import (
     see,
     seen,
     tap,
+    tap_and_confirm,
     text_with,
 )
 from tests.browser.test_display import TV, open_display
@@ -78,8 +79,7 @@ async def test_display_follows_end_and_play_again(browser: Any, server: Any, sho
     await tv.set_viewport_size(TV)
 
     # the host ends the table: the display says so, no longer waits for anyone (a reload too)
-    await tap(host, "End the table")
-    await button(host, "End the table").last.click()
+    await tap_and_confirm(host, "End the table", "End this table for everyone?")
     await see(host, "Game over")
     await see(tv, "Game over")
     assert "Waiting for" not in await page_text(tv)

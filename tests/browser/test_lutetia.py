@@ -21,6 +21,7 @@ from tests.browser.helpers import (
     see,
     tall_shot,
     tap,
+    tap_and_confirm,
     text_with,
 )
 
@@ -238,8 +239,7 @@ async def test_lutetia_complete_game_on_three_phones(browser, server, shots):
     await see(bob, "the game is over", timeout=20_000)
     await tap(bob, "Hide the game log", timeout=20_000)
     # the host ends the table: the QR code goes, the scorer stays on every screen
-    await tap(host, "End the table", exact=True)
-    await button(host, "End the table", exact=True).last.click(timeout=20_000)  # the confirmation
+    await tap_and_confirm(host, "End the table", "End this table for everyone?", exact=True)
     await host.get_by_text("Scan with your phone").first.wait_for(state="detached", timeout=30_000)
     await _check_scorer(host, players)
     for p in players:

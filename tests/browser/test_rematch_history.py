@@ -21,6 +21,7 @@ from tests.browser.helpers import (
     open_screen,
     see,
     tap,
+    tap_and_confirm,
     text_with,
 )
 from tests.historyplay import finished_table
@@ -52,8 +53,7 @@ async def test_play_again_two_phones_follow_and_the_history_page(browser: Any, s
         await tap(ph, choice, exact=True)
         await tap(ph, "Lock my choice")
     await see(host, "Tally")
-    await tap(host, "End the table")
-    await button(host, "End the table").last.click()
+    await tap_and_confirm(host, "End the table", "End this table for everyone?")
     await see(host, "Game over")
 
     await tap(host, "Play again")
