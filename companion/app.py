@@ -204,14 +204,15 @@ def build(hub: Hub, join_base: str, other_bases: list[str] | None = None,
                             headers={"Allow": "POST", "Cache-Control": "no-store"})
 
     def join_screen(scope: dict[str, Any], code: str) -> str | None:
-        """The page of /t/CODE: the table's HTML join screen for a phone without a seat, if any."""
+        """The page of /t/CODE: the table's HTML join screen for a phone without a seat, or a seated
+        phone's own seat (its `tc_seat` cookie holds its token), if any."""
         if not settings.current().boot_cookie:  # (it needs the page's id: companion/ui/boot.py)
             return None
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
         return join_page.for_page(hub, code, boot.conn_from_scope(scope).client or "",
                                   headers.get(b"accept-language", b"").decode("latin-1"),
                                   scope.get("query_string", b"").decode("latin-1"),
-                                  boot.SEATED_COOKIE in boot.cookies(scope))
+                                  boot.cookies(scope).get(boot.SEATED_COOKIE))
 
     from companion.history_routes import add_routes as history_routes
 

@@ -297,11 +297,17 @@ background:none;font-size:16px;font-family:inherit;color:inherit}
 # saying it is slow, with a reload. The screen goes when Flutter's first screen is drawn (the event
 # the loading screen sends, companion/ui/boot.py) unless the player has started on it (a name typed,
 # the field focused, a tap on its way): then it stays the join screen until the seat is taken.
+# A seat in storage or the address hides it (Flutter shows that seat) – unless the server found that
+# very token no longer valid here (`data-stale`: the token it judged is window.__tcSent, the page's
+# `tc_seat` cookie or `?s=` as sent, companion/ui/boot.py): then it is the join screen again.
 JOIN_JS = r"""<script>(function(){try{
 var M=@MESSAGES@,R=document.getElementById("tc-join"),code=R.getAttribute("data-code"),
 s=window.localStorage,st=null,l=null,has=function(k){return typeof k==="string"&&Object.prototype.hasOwnProperty.call(M,k);};
 try{st=JSON.parse(s.getItem("flutter.seat:"+code));}catch(e){}
-if(st||/[?&]s=/.test(location.search)){R.remove();return;}
+var stale=R.hasAttribute("data-stale"),sent=window.__tcSent||null,q=(/[?&]s=([^&#]*)/.exec(location.search)||[])[1];
+try{q=q?decodeURIComponent(q):null;}catch(e){q=null;}
+if(stale&&(!sent||(st&&st!==sent)||(q&&q!==sent))){R.remove();return;}
+if(!stale&&(st||q)){R.remove();return;}
 try{l=JSON.parse(s.getItem("flutter.lang"));}catch(e){}
 if(!has(l)){l=(navigator.language||"en").replace("_","-").split("-")[0].toLowerCase();}
 if(!has(l)){l=R.getAttribute("data-lang");}
@@ -329,7 +335,7 @@ b.appendChild(you);b.appendChild(c);b.appendChild(w);R.appendChild(b);
 setTimeout(function(){if(done)return;w.textContent=M[l].slow+" ";var a=document.createElement("button");a.textContent=M[l].r;
 a.onclick=function(){location.replace(location.pathname+"?s="+encodeURIComponent(r.token));};w.appendChild(document.createElement("br"));w.appendChild(a);},25000);
 check();}
-function check(){if(!mine||done)return;if(mine.told?(ready&&/[?&]s=/.test(location.search)):ready)gone();}
+function check(){if(!mine||done)return;if(mine.told?(ready&&location.search.indexOf("s="+encodeURIComponent(mine.token))>=0):ready)gone();}
 function tap(b){if(busy||b.disabled)return;busy=true;used=true;err.textContent="";
 var i=+b.getAttribute("data-i"),n=name.value.trim();
 if(Array.from(n).length>@MAX@){err.textContent=M[l].long;busy=false;return;}
@@ -337,7 +343,7 @@ fetch("/t/"+code+"/join",{method:"POST",headers:{"Content-Type":"application/jso
 body:JSON.stringify({seat:i,name:n||null,page:window.__tcPage||null,lang:l})}).then(function(x){
 return x.json().then(function(r){return [x.status,r];},function(){return [x.status,{}];});}).then(function(a){busy=false;var r=a[1];
 if(a[0]===200&&r.token){try{s.setItem("flutter.seat:"+code,JSON.stringify(r.token));}catch(e){}
-if(/^\/t\/[A-Za-z]{2,12}\/?$/.test(location.pathname))document.cookie="@SEATED@=1; path="+location.pathname.replace(/\/$/,"")+"; SameSite=Strict; max-age=31536000";
+if(/^\/t\/[A-Za-z]{2,12}\/?$/.test(location.pathname))document.cookie="@SEATED@="+encodeURIComponent(r.token)+"; path="+location.pathname.replace(/\/$/,"")+"; SameSite=Strict; max-age=31536000";
 if(!r.told){if(!window.__tcSeat||(window.__tcWs&&(ready||!window.__tcPage))){
 location.replace(location.pathname+"?s="+encodeURIComponent(r.token));return;}
 history.replaceState(history.state,"",location.pathname+"?s="+encodeURIComponent(r.token)+location.hash);
@@ -359,9 +365,10 @@ label();R.hidden=false;
 }catch(x){var r=document.getElementById("tc-join");if(r)r.remove();}})();</script>"""
 
 
-def screen_html(t: Table, lang: str) -> str:
+def screen_html(t: Table, lang: str, stale: bool = False) -> str:
     """The join screen for the page of /t/CODE (hidden until its script has looked at the phone's
-    storage: a phone with a seat at this table never sees it). Every name escaped."""
+    storage: a phone with a seat at this table never sees it). Every name escaped. `stale`: the
+    seat token this browser sent is not (or no longer) a seat here – shown despite the stored one."""
     seats = seat_list(t, lang)
     messages = {lg: _messages(t, lg) for lg in i18n.LANGS}
     m = messages[lang]
@@ -376,7 +383,8 @@ def screen_html(t: Table, lang: str) -> str:
                     f'aria-pressed="{str(lg == lang).lower()}">{lg.upper()}</button>' for lg in i18n.LANGS)
     script = (JOIN_JS.replace("@MESSAGES@", json.dumps(messages, ensure_ascii=False).replace("</", "<\\/"))
               .replace("@MAX@", str(MAX_NAME)).replace("@POLL@", str(POLL_MS)).replace("@SEATED@", boot.SEATED_COOKIE))
-    return (f'{JOIN_CSS}<div id="tc-join" hidden data-code="{html.escape(t.code)}" data-lang="{lang}" role="main">'
+    return (f'{JOIN_CSS}<div id="tc-join" hidden data-code="{html.escape(t.code)}" data-lang="{lang}"'
+            f'{" data-stale" if stale else ""} role="main">'
             f'<div class="tj-top"><b id="tj-g">{html.escape(m["g"])} \u00b7\u00a0{html.escape(t.code)}</b>{langs}</div>'
             f'<div class="tj-body"><h1 id="tj-w">{html.escape(m["w"])}</h1><p id="tj-p">{html.escape(m["p"])}</p>'
             f'<label class="tj-field"><span id="tj-y">{html.escape(m["y"])}</span>'
@@ -386,20 +394,88 @@ def screen_html(t: Table, lang: str) -> str:
             f'</div>{script}</div>')
 
 
-def for_page(hub: Hub, code: str, client: str, accept_language: str, query: str, seated: bool = False) -> str | None:
-    """The join screen for the page of /t/CODE, or None: a table not in its lobby or without a free
-    seat, an unknown code (counted as a wrong try: Hub.page_table), a locked-out address, a browser
-    that says it has a seat here (its `tc_seat` cookie: boot.SEATED_COOKIE), or an address that
-    brings a seat token of this table (`?s=`)."""
-    if seated:
-        return None
-    t = hub.page_table(normalise_code(code), client)
-    if not shows_screen(t):
-        return None
-    assert t is not None
+# The seated screen's behaviour: shown only while this browser's storage holds the very seat token
+# the server judged (window.__tcSent: the `tc_seat` cookie or `?s=` the page was asked with,
+# companion/ui/boot.py) – anything else is Flutter's to decide; in the phone's language; gone when
+# Flutter's first screen is drawn (the loading screen's "tc-app-ready"); a slow start gets the
+# reload line of the join screen.
+SEATED_JS = r"""<script>(function(){try{
+var M=@MESSAGES@,R=document.getElementById("tc-join"),code=R.getAttribute("data-code"),s=window.localStorage,st=null,l=null,
+has=function(k){return typeof k==="string"&&Object.prototype.hasOwnProperty.call(M,k);};
+try{st=JSON.parse(s.getItem("flutter.seat:"+code));}catch(e){}
+if(!st||st!==window.__tcSent){R.remove();return;}
+try{l=JSON.parse(s.getItem("flutter.lang"));}catch(e){}
+if(!has(l)){l=(navigator.language||"en").replace("_","-").split("-")[0].toLowerCase();}
+if(!has(l)){l=R.getAttribute("data-lang");}
+var m=M[l],$=function(id){return document.getElementById(id);},done=false;
+$("tj-g").textContent=m.g+" \u00b7\u00a0"+code;$("tj-y").textContent=m.y;$("tj-l").textContent=m.w;document.documentElement.lang=l;
+window.addEventListener("tc-app-ready",function(){if(done)return;done=true;
+requestAnimationFrame(function(){requestAnimationFrame(function(){R.remove();});});});
+setTimeout(function(){if(done)return;var w=$("tj-status");w.textContent=m.slow+" ";var a=document.createElement("button");
+a.textContent=m.r;a.onclick=function(){location.reload();};w.appendChild(document.createElement("br"));w.appendChild(a);},25000);
+R.hidden=false;
+}catch(x){var r=document.getElementById("tc-join");if(r)r.remove();}})();</script>"""
+
+
+def seated_line(t: Table) -> str:
+    """What the seated screen before Flutter says under "You are …": the lobby's wait, as Flutter's
+    lobby screen says it; in a game, its screen on its way (the game itself needs Flutter)."""
+    return {"lobby": "ui.phone.waiting_start", "ended": "ui.ended"}.get(t.phase, "ui.phone.cards_ready")
+
+
+def seated_html(t: Table, seat: int, lang: str) -> str:
+    """A seated phone's return visit (issue 31.4): its seat, as Flutter's seated screen heads it
+    ("You are Ann" in the seat's colour) and the lobby's "waiting for the host" (or, in a game, that
+    its screen is on its way), until Flutter's first screen is drawn. Only what that seat's own
+    Flutter screen shows first: its own name and colour, the game's name, the code – nothing of any
+    other seat. Read-only: renaming, "not me" and the game's moves are Flutter's."""
+    s = t.seats[seat]
+    colour = s.get("colour") if isinstance(s.get("colour"), str) and COLOUR.match(s["colour"]) else DEFAULT_COLOUR
+    line = seated_line(t)
+    messages = {lg: {"g": i18n.t(lg, t.game.NAME), "y": i18n.t(lg, "ui.phone.you_are", name=i18n.seat_name(lg, s["name"])),
+                     "w": i18n.t(lg, line), "slow": i18n.t(lg, "ui.phone.slow_start"), "r": i18n.t(lg, "ui.reload")}
+                for lg in i18n.LANGS}
+    m = messages[lang]
+    script = SEATED_JS.replace("@MESSAGES@", json.dumps(messages, ensure_ascii=False).replace("</", "<\\/"))
+    return (f'{JOIN_CSS}<div id="tc-join" hidden data-seated data-code="{html.escape(t.code)}" data-lang="{lang}" role="main">'
+            f'<div class="tj-top"><b id="tj-g">{html.escape(m["g"])} \u00b7\u00a0{html.escape(t.code)}</b></div>'
+            f'<div class="tj-body"><div class="tj-you" style="--c:{colour}"><i></i><span id="tj-y">{html.escape(m["y"])}</span></div>'
+            f'<div class="tj-card" id="tj-l">{html.escape(m["w"])}</div>'
+            f'<div class="tj-status" id="tj-status" role="status"></div></div>{script}</div>')
+
+
+def page_token(query: str, cookie: str | None) -> str | None:
+    """The seat token the page of /t/CODE was asked with: the address's `?s=` (a reload: the app put
+    it there), else the `tc_seat` cookie (boot.SEATED_COOKIE, path /t/CODE, set from the browser's
+    storage by the page: BOOT_JS). "1" is an older page's flag without a token."""
     for part in query.split("&"):
         k, _, v = part.partition("=")
-        v = unquote(v)
-        if k == "s" and v and (t.seat_of(v) is not None or t.is_spectator(v)):
+        if k == "s" and v:
+            return unquote(v)
+    return cookie if cookie and cookie != "1" else None
+
+
+def for_page(hub: Hub, code: str, client: str, accept_language: str, query: str, seated: str | None = None) -> str | None:
+    """The screen for the page of /t/CODE before Flutter, or None. `seated`: the browser's `tc_seat`
+    cookie. A seat token (`page_token`) that holds a seat at this table: that seat's screen
+    (`seated_html`), in any phase. Else, for a table in its lobby with a free seat, the join screen
+    – marked stale when the token the browser holds is not a seat here (a seat given back, a table
+    played again: it must not hide the join screen). None for an unknown code (counted as a wrong
+    try: Hub.page_table), a locked-out address, a watcher's token, an older page's flag without a
+    token ("1"), or a table whose phone has nothing to take."""
+    token = page_token(query, seated)
+    t = hub.page_table(normalise_code(code), client, any_phase=token is not None)
+    if t is None:
+        return None
+    lang = request_lang(accept_language)
+    if token is not None:
+        seat = t.seat_of(token)
+        if seat is not None:
+            return seated_html(t, seat, lang)
+        if t.is_spectator(token):
             return None
-    return screen_html(t, request_lang(accept_language))
+    elif seated:
+        return None
+    if not shows_screen(t):
+        return None
+    return screen_html(t, lang, stale=token is not None)

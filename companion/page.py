@@ -314,7 +314,9 @@ class Page:
         etag = f'"p-{hashlib.sha256(base).hexdigest()[:20]}'
         loose = not body and SEATED_COOKIE in cookies(scope)
         etag = etag + (f'-j{hashlib.sha256(body.encode("utf-8")).hexdigest()[:8]}"' if body else '"')
-        hs += [(b"cache-control", NO_CACHE), (b"etag", etag.encode()), (b"vary", b"accept-encoding, user-agent, accept-language"),
+        # (a seated phone's page carries its own seat: for its browser only, never a shared cache)
+        private = bool(body) and boot.SEATED_SCREEN in body
+        hs += [(b"cache-control", b"private, no-cache" if private else NO_CACHE), (b"etag", etag.encode()), (b"vary", b"accept-encoding, user-agent, accept-language"),
                (b"content-security-policy", CSP)]
         held = asked.get(b"if-none-match", b"").decode("latin-1")
         if etag in held or (loose and etag[:-1] + "-j" in held):

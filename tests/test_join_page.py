@@ -198,9 +198,10 @@ def test_the_screen_holds_no_secret_and_none_for_a_phone_with_a_seat(env: Any) -
             assert secret not in html
         # only what the Flet join screen shows a seatless phone: seat names, colours, free/taken
         assert "Wes" not in html and "pin" not in screen
-        # a phone whose address brings its seat (or watcher) token gets no join screen at all
-        for held in (tok, watcher):
-            assert not _screen(c.get(f"/t/{t.code}?s={held}", headers=HTML).text)
+        # a phone whose address brings its seat token gets its own seat's screen, not the join
+        # screen (test_a_seated_phones_page_…); a watcher's, none at all
+        assert " data-seated " in _screen(c.get(f"/t/{t.code}?s={tok}", headers=HTML).text)
+        assert not _screen(c.get(f"/t/{t.code}?s={watcher}", headers=HTML).text)
         assert _screen(c.get(f"/t/{t.code}?s=forged", headers=HTML).text)
         # ... nor one whose page said it has a seat here (BOOT_JS: the `tc_seat` flag, no token)
         assert not _screen(c.get(f"/t/{t.code}", headers={**HTML, "Cookie": "tc_seat=1"}).text)
@@ -364,3 +365,77 @@ def test_the_seat_list_again_for_a_screen_left_open(env: Any) -> None:
         assert c.get(f"/t/{t.code}/seats").status_code == 409
         codes = [c.get(f"/t/{t.code}/seats").status_code for _ in range(join_page.LOOKS)]
         assert codes[-1] == 429
+
+
+# ---------------------------------------------------------------- a seated phone's return visit
+
+
+def test_a_seated_phones_page_carries_its_own_seat_and_nothing_of_anyone_elses(env: Any) -> None:
+    """Its `tc_seat` cookie holds its token (BOOT_JS): the page of /t/CODE comes with that seat's
+    own screen in HTML – "You are …" in the seat's colour and the lobby's wait – checked by the
+    server like any token; in a game, that its screen is on its way. Private to that browser."""
+    hub = Hub(MemoryStore())
+    t = lobby(hub, ["<b>Ann</b>", "Bob", "Player 3"])
+    tok = t.request_sync(None, {"op": "join", "seat": 0, "name": None})["token"]
+    bob = t.request_sync(None, {"op": "join", "seat": 1, "name": "Bob"})["token"]
+    p3 = t.request_sync(None, {"op": "join", "seat": 2, "name": None})["token"]
+    with client(hub) as c:
+        r = c.get(f"/t/{t.code}", headers={**HTML, "Cookie": f"tc_seat={tok}", "Accept-Language": "fr-FR"})
+        assert r.status_code == 200 and r.headers["cache-control"] == "private, no-cache"
+        screen = _screen(r.text)
+        assert screen and " data-seated " in screen and 'class="tj-seat"' not in screen
+        assert 'data-lang="fr"' in screen and ">Vous êtes &lt;b&gt;Ann&lt;/b&gt;<" in screen
+        assert ">Vous avez une place. En attente du début…<" in screen
+        assert f"--c:{t.seats[0]['colour']}" in screen and t.seats[1]["colour"] not in screen
+        script = screen.split("<script>")[1]
+        assert '"You are <b>Ann<\\/b>"' in script and '"Du bist <b>Ann<\\/b>"' in script and "</b>" not in script
+        for other in ("Bob", "Player 3", "Person 3", tok, bob, p3, t.host_token):
+            assert other not in r.text
+        # the address's token (a reload: the app put it there) counts as the cookie does; a default
+        # name in the phone's language, as Flutter's screen says it
+        de = _screen(c.get(f"/t/{t.code}?s={p3}", headers={**HTML, "Accept-Language": "de"}).text)
+        assert ">Du bist Person 3<" in de and "Ann" not in de
+        t.request_sync(t.host_token, {"op": "start"})
+        playing = _screen(c.get(f"/t/{t.code}", headers={**HTML, "Cookie": f"tc_seat={bob}"}).text)
+        assert ">You are Bob<" in playing and ">Getting your cards ready…<" in playing and "Waiting" not in playing
+        assert "Préparation de vos cartes…" in playing and "Deine Karten werden vorbereitet …" in playing
+    # (the script shows it only while storage holds the very token the page was asked with)
+    assert 'st!==window.__tcSent' in screen and "hidden data-seated" in screen
+
+
+def test_a_wrong_or_given_back_token_is_the_join_screen_again(env: Any) -> None:
+    """A token that is no seat here (forged, given back, a watcher's) never shows a seat; in a lobby
+    with a free seat it gets the join screen, marked stale so that the stored token does not hide it."""
+    hub = Hub(MemoryStore())
+    t = lobby(hub)
+    tok = t.request_sync(None, {"op": "join", "seat": 0, "name": "Ann"})["token"]
+    watcher = t.request_sync(None, {"op": "spectate", "name": "Wes"})["token"]
+    t.request_sync(tok, {"op": "leave"})
+    assert t.seat_of(tok) is None
+    with client(hub) as c:
+        for cookie in (f"tc_seat={tok}", "tc_seat=forged"):
+            r = c.get(f"/t/{t.code}", headers={**HTML, "Cookie": cookie})
+            screen = _screen(r.text)
+            assert screen and " data-stale " in screen and " data-seated " not in screen
+            assert 'class="tj-seat"' in screen and r.headers["cache-control"] == "no-cache"
+        assert " data-stale " in _screen(c.get(f"/t/{t.code}?s=forged", headers=HTML).text)
+        assert " data-stale " not in _screen(c.get(f"/t/{t.code}", headers=HTML).text)
+        assert not _screen(c.get(f"/t/{t.code}", headers={**HTML, "Cookie": f"tc_seat={watcher}"}).text)
+        assert not _screen(c.get(f"/t/{t.code}", headers={**HTML, "Cookie": "tc_seat=1"}).text)  # an older page's flag
+        t.request_sync(t.host_token, {"op": "start"})
+        assert not _screen(c.get(f"/t/{t.code}", headers={**HTML, "Cookie": "tc_seat=forged"}).text)
+
+
+def test_a_seated_return_visit_is_small_and_then_a_304(env: Any) -> None:
+    hub = Hub(MemoryStore())
+    t = lobby(hub)
+    tok = t.request_sync(None, {"op": "join", "seat": 0, "name": "Ann"})["token"]
+    seated = {**HTML, "Cookie": f"tc_seat={tok}", "Accept-Encoding": "gzip"}
+    with client(hub) as c:
+        first = c.get(f"/t/{t.code}", headers=seated)
+        assert first.headers["content-encoding"] == "gzip" and int(first.headers["content-length"]) < 50_000
+        again = c.get(f"/t/{t.code}", headers={**seated, "If-None-Match": first.headers["etag"]})
+        assert again.status_code == 304
+        t.request_sync(tok, {"op": "rename", "name": "Anna"})  # its screen changed: a new page
+        renamed = c.get(f"/t/{t.code}", headers={**seated, "If-None-Match": first.headers["etag"]})
+        assert renamed.status_code == 200 and ">You are Anna<" in _screen(renamed.text)

@@ -445,14 +445,16 @@ class Hub:
             raise RuleError("tbl.err.no_table", code=code[:8])
         return t
 
-    def page_table(self, code: Any, client: str) -> Table | None:
+    def page_table(self, code: Any, client: str, any_phase: bool = False) -> Table | None:
         """The table in its lobby that the page of /t/CODE may show a join screen for
         (companion/join_page.py), else None – without asking the browser anything. The page is a
         try like the socket's: a wrong code counts against `client` (the connection's own
         address), and while it is locked out every code gets None. The page and its own socket are
         one try: a wrong code its page counted is not counted again when the page's socket asks
         for it within PAGE_TRY seconds (once). A known table in another phase: None, not counted
-        (its players' pages; the socket decides what they see)."""
+        (its players' pages; the socket decides what they see) – unless `any_phase` (a page asked
+        with a seat token: its seat's screen, companion/join_page.py seated_html; the page's socket
+        loads the table moments later anyway)."""
         if self.locked_out(client):
             return None
         code = normalise_code(code)
@@ -463,8 +465,8 @@ class Hub:
             except StoreError:
                 return None
             if m is not None:
-                t = self.get(code) if m.phase == "lobby" else None
-                return t if t is not None and t.phase == "lobby" else None
+                t = self.get(code) if m.phase == "lobby" or any_phase else None
+                return t if t is not None and (t.phase == "lobby" or any_phase) else None
         if t is None:
             now = time.monotonic()
             self._guesses[client].append(now)
@@ -472,6 +474,6 @@ class Hub:
                 self._page_tries = {k: v for k, v in self._page_tries.items() if now - v < PAGE_TRY}
             self._page_tries[(client, code)] = now
             return None
-        if t.phase != "lobby":
+        if t.phase != "lobby" and not any_phase:
             return None
         return self.get(code)

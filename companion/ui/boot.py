@@ -18,8 +18,12 @@ handshake of a re-created session included (`CONN`). A host link that brings a k
 address (`/host/CODE?k=…`) has it moved into storage and out of the address before Flutter starts.
 
 A seat this browser holds at the table (stored, or stored later by the app: the page watches its
-storage's writes for that key) also sets a flag cookie without the token, `tc_seat` on the path
-/t/CODE: the next page of /t/CODE comes without the HTML join screen (companion/join_page.py).
+storage's writes and removals of that key) is also kept in a cookie, `tc_seat` on the path /t/CODE
+(SameSite=Strict; deleted with the stored seat): the next page of /t/CODE carries that seat's own
+screen in HTML instead of the join screen, shown until Flutter's first screen is drawn
+(companion/join_page.py `seated_html`: its name and colour only, checked by the server like any
+token). The token the page was asked with (`?s=`, else that cookie) is `window.__tcSent`: that
+screen shows only while storage still holds that very token.
 
 The page also gives itself a random id (`window.__tcPage`, `p` in the cookie): a seat its HTML join
 screen takes (companion/join_page.py) reaches the Flet session of the same page by it, and
@@ -71,9 +75,11 @@ class Conn(NamedTuple):
 
 
 HOST_COOKIE = "tc_h_"  # + join code: one cookie per table this browser hosts
-# "This browser holds a seat here" (no token, a flag; path /t/CODE: sent with that page only): the
-# page of a seated phone comes without the HTML join screen (companion/join_page.py).
+# The seat token this browser holds at a table (path /t/CODE: sent with that page only; "1" from an
+# older page: a flag without the token): the page of a seated phone carries its seat's own screen
+# instead of the HTML join screen (companion/join_page.py).
 SEATED_COOKIE = "tc_seat"
+SEATED_SCREEN = " data-seated "  # (in the HTML of a seated phone's screen: companion/join_page.py seated_html)
 CONN: ContextVar[Conn | None] = ContextVar("tc_conn", default=None)
 LOOPBACK = ("127.", "::1", "::ffff:127.")
 
@@ -128,11 +134,17 @@ m=/^\/(t|host)\/([^\/?#]+)/.exec(location.pathname);
 function g(n){var x=s.getItem("flutter."+n);if(x===null)return null;x=JSON.parse(x);return typeof x==="string"?x:null;}
 if(m){var code=decodeURIComponent(m[2]).replace(/\s+/g,"").toUpperCase().slice(0,12);
 k=(m[1]==="t"?"seat:":"host:")+code;v=g(k);
-if(m[1]==="t"){if(v&&!/[?&]s=/.test(location.search)){history.replaceState(history.state,"",
+if(m[1]==="t"){var sk=/^[A-Za-z]{2,12}$/.test(m[2])?"@SEATED@=":null,sc=sk?document.cookie.split("; ").filter(function(x){return x.indexOf(sk)===0;})[0]:null,
+sq=/[?&]s=([^&#]*)/.exec(location.search);
+try{sc=sq&&sq[1]?decodeURIComponent(sq[1]):sc?decodeURIComponent(sc.slice(sk.length)):null;}catch(x){sc=null;}
+window.__tcSent=sc&&sc!=="1"?sc:null;
+if(v&&!/[?&]s=/.test(location.search)){history.replaceState(history.state,"",
 location.pathname+(location.search?location.search+"&":"?")+"s="+encodeURIComponent(v)+location.hash);}
-var seated=function(){if(/^[A-Za-z]{2,12}$/.test(m[2]))document.cookie="@SEATED@=1; path=/t/"+m[2]+"; SameSite=Strict; max-age=31536000";};
-if(v){seated();}else{var SI=Storage.prototype.setItem;Storage.prototype.setItem=function(a,b){SI.apply(this,arguments);
-if(a==="flutter."+k&&b){try{seated();}catch(x){}}};}}
+var seated=function(t){t=typeof t==="string"&&t?t:null;if(sk)document.cookie=sk+(t?encodeURIComponent(t):"")+"; path=/t/"+m[2]+"; SameSite=Strict; max-age="+(t?31536000:0);};
+if(v){seated(v);}else if(sc){seated(null);}
+var SI=Storage.prototype.setItem,RI=Storage.prototype.removeItem;
+Storage.prototype.setItem=function(a,b){SI.apply(this,arguments);if(a==="flutter."+k){try{seated(JSON.parse(b));}catch(x){}}};
+Storage.prototype.removeItem=function(a){RI.apply(this,arguments);if(a==="flutter."+k){try{seated(null);}catch(x){}}};}
 else{var a=/^[A-Z]+$/.test(code)?"@HOST@"+code+"=":null,q=new URLSearchParams(location.search),x=q.get("k");
 if(x){if(!v){s.setItem("flutter."+k,JSON.stringify(x));v=x;}q.delete("k");var r=q.toString();
 history.replaceState(history.state,"",location.pathname+(r?"?"+r:"")+location.hash);}

@@ -69,9 +69,10 @@ async def test_a_phone_sits_down_on_the_html_screen_and_ends_on_its_flutter_seat
     await enable_semantics(ph)  # (waits for the HTML screen to go)
     await see(ph, "You are Zoë")
     await see(ph, "Waiting for the host to start")
-    # opened again, the page of a seated phone comes without the join screen (the `tc_seat` flag)
+    # opened again, the page of a seated phone comes with its seat's screen, not the join screen
+    # (its `tc_seat` cookie holds the token: test_a_seated_phones_return_visit_…)
     again = await ph.reload(wait_until="commit")
-    assert again is not None and 'id="tc-join"' not in await again.text()
+    assert again is not None and " data-seated " in (text := await again.text()) and 'class="tj-seat"' not in text
 
     # ---- 2. Flutter's socket first, the tap on the HTML screen after: the open session is moved
     ctx2, ph2, gate2 = await _held(browser, url, locale="de-DE")
@@ -98,7 +99,7 @@ async def test_a_phone_sits_down_on_the_html_screen_and_ends_on_its_flutter_seat
     assert "?s=" in ph2.url
 
     # ---- 3. a phone that sits down on Flutter's own join screen: its browser is flagged seated too
-    # (the page sees the app store the token), so its next page comes without the HTML screen
+    # (the page sees the app store the token), so its next page comes with its seat's screen
     ctx3, ph3 = await open_screen(browser, url)
     await tap(ph3, "Sit as Player 6")
     await see(ph3, "Waiting for the host to start")
@@ -106,3 +107,56 @@ async def test_a_phone_sits_down_on_the_html_screen_and_ends_on_its_flutter_seat
     assert ("tc_seat", f"/t/{code}") in jar, jar
     for c in (ctx, ctx2, ctx3):
         await c.close()
+
+
+async def _hold_flutter(page: Any) -> asyncio.Event:
+    gate = asyncio.Event()
+
+    async def hold(route: Any) -> None:
+        await gate.wait()
+        await route.continue_()
+    await page.route("**/flutter_bootstrap.js", hold)
+    return gate
+
+
+async def test_a_seated_phones_return_visit_shows_its_seat_before_flutter(browser: Any, lobby: Any) -> None:
+    """The return visit of a seated phone: its seat in the page's HTML ("You are …", the lobby's
+    wait) while Flutter starts, replaced by Flutter's own seated screen. A token that is no longer
+    a seat here (storage and cookie holding a stale one) gets the HTML join screen instead."""
+    server, code = lobby
+    url = f"{server.base}/t/{code}"
+    ctx, first = await open_screen(browser, url, locale="de-DE")
+    await tap(first, "Platz nehmen als Ann")
+    await see(first, "Warte auf den Start")
+    await first.close()
+    # ---- the phone's browser opened again on the table (a new page: its cookie and storage)
+    ph = await ctx.new_page()
+    gate = await _hold_flutter(ph)
+    await ph.goto(url, wait_until="commit")
+    await ph.get_by_text("Du bist Ann").wait_for(timeout=20_000)
+    await ph.get_by_text("Du hast einen Platz. Warte auf den Start…").wait_for(timeout=20_000)
+    assert await ph.evaluate("document.querySelectorAll('#tc-join .tj-seat, #tc-join input').length") == 0
+    assert await ph.evaluate("document.querySelectorAll('flutter-view, flt-glass-pane').length") == 0
+    assert await ph.evaluate("document.getElementById('tc-join').contains(document.elementFromPoint(200, 150))")
+    gate.set()
+    await enable_semantics(ph)  # (waits for the HTML screen to go: Flutter's first screen is drawn)
+    await see(ph, "Du bist Ann")
+    await see(ph, "Warte auf den Start")
+    # ---- a token that is no seat here: the join screen in HTML, not a seat and not nothing
+    await ph.evaluate(f"localStorage.setItem('flutter.seat:{code}', JSON.stringify('no-such-token'))")
+    jar = {c["name"]: c["value"] for c in await ctx.cookies() if c["path"] == f"/t/{code}"}
+    assert jar.get("tc_seat") == "no-such-token", jar  # (the page keeps the cookie with its storage)
+    await ph.close()
+    ph = await ctx.new_page()
+    gate = await _hold_flutter(ph)
+    await ph.goto(url, wait_until="commit")
+    sit = ph.get_by_role("button", name="Platz nehmen als Person 3")
+    await sit.wait_for(timeout=20_000)
+    assert await ph.get_by_role("button", name="Besetzt: Ann").is_disabled()
+    await sit.click()
+    await ph.get_by_text("Du bist Person 3").wait_for(timeout=20_000)
+    gate.set()
+    await ph.wait_for_selector("#tc-join", state="detached", timeout=60_000)
+    await enable_semantics(ph)
+    await see(ph, "Du bist Person 3")
+    await ctx.close()
