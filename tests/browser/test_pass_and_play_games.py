@@ -98,9 +98,15 @@ class Watch:
             out += [f"{name}'s {x!r}" for x in sorted((seen - self.public) & cover)]
         return out
 
-    async def handover(self, label: str, expect: str) -> str:
-        """The device is on its cover showing `expect`: nothing private in its text or its picture."""
-        await self.dev.see(expect)
+    async def handover(self, label: str, expect: str | tuple[str, ...]) -> str:
+        """The device is on its cover showing `expect` (or one of them): nothing private in its text
+        or its picture."""
+        alternatives = (expect,) if isinstance(expect, str) else expect
+
+        async def shows() -> bool:
+            text = await self.dev.text()
+            return any(x in text for x in alternatives)
+        await self.dev.until(shows, 60, f"the cover showing one of {alternatives}")
         assert "'s screen" not in await self.dev.text(), label
         await asyncio.sleep(1.5)  # the canvas paints a moment after the screen reader's text changes
         await self.look_public()
@@ -228,7 +234,7 @@ async def test_lutetia_vote_with_two_shared_seats(browser: Any, server: Any, dev
         if await w.dev.until(lambda name=name: after_answer(w, name), 60, "the cover or the proposal") == "proposal":
             await w.note(name)
             break
-        await w.handover(f"{name.lower()}-answered", "is done.")
+        await w.handover(f"{name.lower()}-answered", COVER_LINES)
     assert asked and len(asked) == len(set(asked)) and set(asked) <= {"Ann", "Bob"}, asked
     await phones_done
     assert "Ann" in w.seen and (await w.dev.text()).count("Your proposal") == 1
@@ -245,11 +251,23 @@ def cover_asks(w: Watch) -> Any:
     return asks
 
 
+# What the cover shows once a seat's screen has closed: "Ann is done." while the shared seats that
+# have something to do are the same as when Ann's screen closed – a phone's answer a moment later
+# can start the next proposal, and the cover then asks for its proposer at once ("Pass to Ann"
+# without the note: seen in CI, the last phone answered 40 ms after Ann) – or the next seat's turn,
+# or that all shared seats are done.
+COVER_LINES = ("is done.", "Pass to ", "All shared seats are done")
+
+
 async def after_answer(w: Watch, name: str) -> str | None:
+    """After `name` answered on the device: "proposal" (its screen stays open: it proposes next),
+    "cover" (its screen closed), None (its screen still waits for the table's answer)."""
     text = await w.dev.text()
     if "Your proposal" in text:
         return "proposal"
-    return "cover" if f"{name} is done." in text else None
+    if f"{name}'s screen" in text:
+        return None
+    return "cover" if any(x in text for x in COVER_LINES) else None
 
 
 async def phone_answers(page: Any) -> None:
