@@ -24,11 +24,13 @@ run: $(VENV)/.installed
 
 ## make test: set up, then run every test (rules, table, printing, browser tests in headless Chromium);
 ## writes nothing into the tree (screenshots go to pytest's scratch folder). The tests without a browser run
-## on two workers (pytest-xdist), the browser tests one at a time after them
+## on two workers (pytest-xdist), the browser tests one at a time after them. A browser test that fails
+## is run once more (pytest-rerunfailures): a real browser on a shared machine has timing of its own; the
+## summary lists each RERUN – each one is a race to find, never a pass to forget
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check companion tests
 	$(BIN)/python -m pytest -n 2 --ignore=tests/browser $(PYTEST_ARGS)
-	$(BIN)/python -m pytest tests/browser $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests/browser --reruns 1 --reruns-delay 2 $(PYTEST_ARGS)
 
 ## make screenshots: the documentation's pictures, docs/screenshots/*.png, from the browser tests that
 ## take them (marker "screenshots"); look at them (git diff) before committing
