@@ -30,10 +30,11 @@ from companion.ui.views import display as D
 from companion.ui.views import moment as M
 
 
-def name_of(props: tuple[Any, ...]) -> str:
+def name_of(props: Any) -> str:
     """The name of a slot's props ("name", ...): the game's part ("phone", "public":
-    companion/ui/views/common.py), the seat list and its rows (companion/ui/views/seats.py)."""
-    return str(props[0])
+    companion/ui/assemble.py), the seat list ("seat list"); a seat's row is its props' class
+    (seats.SeatRow: companion/ui/views/seats.py)."""
+    return str(props[0]) if isinstance(props, tuple) else type(props).__name__
 
 
 def walk(c: Any) -> Any:
@@ -126,7 +127,7 @@ async def test_another_players_lock_redraws_only_what_shows_it(monkeypatch: Any)
     await H.quiet(clients)
     assert frames == []  # no screen's frame is built again: only its game part and seat list
     names = [name_of(s) for s in built]
-    seat_rows = [n for n in names if n == "seat"]
+    seat_rows = [n for n in names if n == "SeatRow"]
     assert past == []  # no past round is drawn again on any of the 7 screens
     assert len(seat_rows) == 7  # on each screen: the one row of the player who locked, not the list
     assert not {"top", "print", "joincard", "controls", "part:round", "seat list"} & set(names), names

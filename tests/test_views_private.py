@@ -2,7 +2,11 @@
 seat, language, `slots`, `parts`, `seen`, `shared`, `finding`, `save`…) and never a private name of the
 screen (`scr._finding`, `getattr(scr, "_shared")`); the screen, and one view of another, never use a
 view's private names. The same for companion/ui/sound.py, which keeps the screen's chime (`scr.sound`).
-Read from the source (ast): a new view that pokes into the screen fails here."""
+Read from the source (ast): a new view that pokes into the screen fails here.
+
+The last part of it: a view takes what it draws as arguments – plain values, frozen dataclasses of what it
+shows and a `kit.Calls` of the session's callbacks – and not the screen; companion/ui/assemble.py builds them.
+The views converted so far (CONVERTED) neither take nor import the Screen."""
 
 from __future__ import annotations
 
@@ -10,12 +14,14 @@ import ast
 from pathlib import Path
 
 import companion.ui.views
-from companion.ui import screens, sound
+from companion.ui import assemble, screens, sound
 
 VIEWS = sorted(Path(companion.ui.views.__file__).parent.glob("*.py"))
 DRAWING = [*VIEWS, Path(sound.__file__)]  # what reads the screen to draw it
 SCREEN_NAMES = {"scr", "screen"}  # what the views call the screen, besides a parameter typed Screen
 ATTR_CALLS = {"getattr", "setattr", "hasattr", "delattr"}
+# The views that are functions of what they draw: no Screen in them at all (issue 32.3's last part).
+CONVERTED = ["seats.py", "common.py", "phone.py"]
 
 
 def _private(name: str) -> bool:
@@ -74,13 +80,42 @@ def view_privates(path: Path) -> list[str]:
     return found
 
 
+def takes_screen(path: Path) -> list[str]:
+    """Where the module takes, imports or names the screen: `Screen` (an import, an annotation, a
+    string), companion.ui.screens / session, or a parameter called scr / screen."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in ("companion.ui.screens", "companion.ui.session"):
+            found.append(f"{path.name}:{node.lineno} from {node.module} import")
+        elif isinstance(node, ast.ImportFrom) and node.module == "companion.ui" \
+                and {a.name for a in node.names} & {"screens", "session"}:
+            found.append(f"{path.name}:{node.lineno} import screens/session")
+        elif isinstance(node, ast.Import) and any(a.name in ("companion.ui.screens", "companion.ui.session")
+                                                  for a in node.names):
+            found.append(f"{path.name}:{node.lineno} import screens/session")
+        elif isinstance(node, ast.Name) and node.id == "Screen" \
+                or isinstance(node, ast.Attribute) and node.attr == "Screen" \
+                or isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip("'\"") == "Screen":
+            found.append(f"{path.name}:{node.lineno} Screen")
+        elif isinstance(node, ast.arg) and node.arg in SCREEN_NAMES:
+            found.append(f"{path.name}:{node.lineno} parameter {node.arg}")
+    return found
+
+
+def test_the_converted_views_take_what_they_draw_not_the_screen() -> None:
+    views = {p.name: p for p in VIEWS}
+    assert set(CONVERTED) <= set(views)
+    assert [f for name in CONVERTED for f in takes_screen(views[name])] == []
+
+
 def test_the_views_read_no_private_state_of_the_screen() -> None:
     assert len(VIEWS) > 10
     assert [f for p in DRAWING for f in screen_privates(p)] == []
 
 
 def test_no_view_private_name_is_used_outside_its_view() -> None:
-    assert [f for p in [Path(screens.__file__), *VIEWS] for f in view_privates(p)] == []
+    assert [f for p in [Path(screens.__file__), Path(assemble.__file__), *VIEWS] for f in view_privates(p)] == []
 
 
 def test_the_guards_see_what_they_look_for(tmp_path: Path) -> None:
@@ -96,3 +131,15 @@ def test_the_guards_see_what_they_look_for(tmp_path: Path) -> None:
     assert sorted(f.split(" ", 1)[1] for f in screen_privates(bad)) == \
         sorted(["._finding", "._join_field", "getattr(…, '_shared')", "._set"])
     assert sorted(f.split(" ", 1)[1] for f in view_privates(bad)) == ["_m._face", "import _back"]
+    takes = tmp_path / "takes.py"
+    takes.write_text("from typing import TYPE_CHECKING\n"
+                     "if TYPE_CHECKING:\n"
+                     "    from companion.ui.screens import Screen\n"
+                     "from companion.ui import screens\n"
+                     "def a(x: 'Screen'): ...\n"
+                     "def b(scr, y: int): ...\n"
+                     "def c(n: int, screen=None): ...\n"
+                     "def d(n: int, lang: str): return screens.Screen\n")
+    assert sorted(f.split(" ", 1)[1] for f in takes_screen(takes)) == sorted([
+        "from companion.ui.screens import", "Screen", "import screens/session", "parameter scr",
+        "parameter screen", "Screen"])

@@ -24,7 +24,7 @@ async def _settle() -> None:
 
 
 def _shows_banner(client: Any) -> bool:
-    return "Your turn!" in text(P.phone(client.screen))
+    return "Your turn!" in text(client.screen.phone())
 
 
 async def _open(game: str, n: int) -> tuple[Any, list[str], list[Any]]:

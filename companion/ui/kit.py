@@ -131,6 +131,22 @@ class Handlers:
     __hash__ = None  # type: ignore[assignment]
 
 
+class Calls:
+    """What a view does on a tap, handed to it by the screen (companion/ui/assemble.py): the session's
+    callbacks (send a request, ask before it, redraw…) as one prop. Like Handlers it is always equal
+    to another Calls of its class – it never redraws a part, and a view draws nothing from it (what
+    it shows is in its other props). Subclass it as `@dataclass(frozen=True, eq=False)` with the
+    callables as fields; they act on the live session, so a part drawn earlier still acts right."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __ne__(self, other: object) -> bool:
+        return type(other) is not type(self)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 @dataclass(frozen=True, slots=True)
 class Look:
     """What every game part draws its words and seats with, as a prop: the language, this

@@ -27,20 +27,18 @@ from urllib.parse import urlparse
 
 import flet as ft
 
+from companion.ui import assemble as _assemble
 from companion.ui import kit
 from companion.ui import sound as _sound
 from companion.ui.kit import UiContext
 from companion.ui.session import RELOAD, TICKET_SECONDS, Server, Session  # noqa: F401 (re-exported)
 from companion.ui.sessions import delete_now
-from companion.ui.views import common as _common
 from companion.ui.views import display as _display
 from companion.ui.views import history as _history
 from companion.ui.views import home as _home
 from companion.ui.views import host as _host
 from companion.ui.views import join as _join
 from companion.ui.views import moment as _moment
-from companion.ui.views import phone as _phone
-from companion.ui.views import seats as _seats
 from companion.ui.views import shared as _shared
 from companion.ui.views import spectator as _spectator
 from companion.ui.views.common import undo_words  # noqa: F401 (re-exported)
@@ -133,7 +131,7 @@ class Screen(Session):
         self._drawn = Drawn()
         self.slots = Slots()  # the parts redrawn on their own (see render): new ones for each address
         self.seats_shown: Any = b""  # what the seat list showed around its rows when last drawn whole (views/seats.py)
-        self.turn_was: bool | None = None  # whether it was this seat's turn at the last change (views/phone.feel_turn)
+        self.turn_was: bool | None = None  # whether it was this seat's turn at the last change (assemble.feel_turn)
         self.parts = Parts()  # what the frame being built holds: the views say so as they draw it
         self._frame: Frame | None = None  # what the screen's frame (all but the two slots) showed when last built
         self.join_field: ft.TextField | None = None  # the join screen's name field, as last drawn (views/join.py)
@@ -202,14 +200,15 @@ class Screen(Session):
         return UiContext(self.table, None if host_view else self.seat, self.token, self.lang,
                          self.role == "host", self.toast, self.local, self.redraw)
 
-    # ---------- the views (companion/ui/views/), functions of the screen ----------
-    top_bar = _common.top_bar
-    game_section = _common.game_section
-    game_live = _common.game_live
-    host_moves_card = _common.host_moves_card
-    undo_words = _common.undo_words_of
-    undo_card = _common.undo_card
-    confirm = _common.confirm
+    # ---------- the views (companion/ui/views/): functions of the screen, or of what they draw as
+    # the screen's side builds it (companion/ui/assemble.py) ----------
+    top_bar = _assemble.top_bar
+    game_section = _assemble.game_section
+    game_live = _assemble.game_live
+    host_moves_card = _assemble.host_moves_card
+    undo_words = _assemble.undo_words_of
+    undo_card = _assemble.undo_card
+    confirm = _assemble.confirm
     home = _home.home
     old_tables = _home.old_tables
     join_box = _home.join_box
@@ -218,14 +217,11 @@ class Screen(Session):
     can_reveal = _host.can_reveal
     host_controls = _host.host_controls
     show_host_link = _host.show_host_link
-    submitted_sets = _seats.submitted_sets
-    seat_section = _seats.seat_section
-    seat_part = _seats.seat_part
-    seat_panel = _seats.seat_panel
-    seat_row = _seats.seat_row
-    phone = _phone.phone
-    leave_seat = _phone.leave_seat
-    rename_row = _phone.rename_row
+    submitted_sets = _assemble.submitted_sets
+    seat_section = _assemble.seat_section
+    seat_part = _assemble.seat_part
+    phone = _assemble.phone
+    leave_seat = _assemble.leave_seat
     spectator = _spectator.spectator
     typed_name = _join.typed_name
     join_name_field = _join.join_name_field
@@ -260,7 +256,7 @@ class Screen(Session):
         if not force and sig == self._sig:
             return
         self._sig = sig
-        _phone.feel_turn(self)  # the phone's title (and buzz) when its turn begins or ends
+        _assemble.feel_turn(self)  # the phone's title (and buzz) when its turn begins or ends
         _sound.after_change(self)  # a chime at a new reveal, where the screen's sound is on (ui/sound.py)
         if force or not self.parts.game:
             self._bump()
@@ -269,7 +265,7 @@ class Screen(Session):
         if section is not None and section[0] != self.slots.game.shown and not self.slots.game.redraw(*section):
             self._bump()  # the game's part is not on screen (yet): the whole screen
             return
-        _phone.redraw_turn(self)  # the banner comes or goes with the game's part
+        _assemble.redraw_turn(self)  # the banner comes or goes with the game's part
         _display.redraw_controls(self)  # the host's buttons in play (a reveal takes "Reveal now" away)
         if self.parts.display and self.table is not None:
             host_panel = self.parts.display_host

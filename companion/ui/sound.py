@@ -107,7 +107,7 @@ def chime(scr: Screen) -> None:
 def retitle(scr: Screen, text: str | None = None) -> None:
     """The page's title (the browser's tab and task): `text` (None: the title's text as it is then)
     and the chime's invisible last character – the one way a screen retitles its page (the turn
-    mark, views/phone.feel_turn; the chime). Set in the session's own task, both read when it runs:
+    mark, ui/assemble.feel_turn; the chime). Set in the session's own task, both read when it runs:
     a turn that ends with the reveal it chimes for gives one title with both."""
     async def apply() -> None:
         base = text if text is not None else (scr.page.title or "").rstrip("".join(MARKS))

@@ -1,44 +1,18 @@
-"""A seated phone: its seat, rename and "not me" before the start, then its own game screen."""
+"""A seated phone: its seat, rename and "not me" before the start, then its own game screen.
+
+Functions of what they draw and of a `PhoneCalls` of the session's callbacks; the screen's side
+(companion/ui/assemble.py: phone, turn_part) puts them together with the game's part and the seat list."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
 
 import flet as ft
 
 from companion import i18n
-from companion.games.base import to_act
-from companion.ui import kit, names, sound
-
-if TYPE_CHECKING:
-    from companion.ui.screens import Screen
-
-
-def phone(scr: Screen) -> list[ft.Control]:
-    t = scr.table
-    assert t is not None
-    scr.seat = t.seat_of(scr.token)
-    if scr.seat is None:
-        if scr.token and t.is_spectator(scr.token):
-            return scr.spectator()
-        return scr.join_screen()
-    s = t.seats[scr.seat]
-    shown = i18n.seat_name(scr.lang, s["name"])  # a default name in this phone's language
-    out: list[ft.Control] = [SeatHeader(scr.t("ui.phone.you_are", name=shown), s["colour"])]
-    if t.phase == "lobby":
-        out.append(kit.card(ft.Text(scr.t("ui.phone.waiting_start"), size=20)))
-        out.append(RenameRow(scr, scr.lang, shown, names.too_long(scr.lang, scr.local.get("rename"))))
-        out.append(NotMe(scr, scr.lang, s["name"]))
-        out.append(scr.seat_part(host=False))
-        return out
-    if t.phase == "ended":
-        out.append(kit.title(scr.t("ui.ended"), 22))
-    out.append(turn_part(scr))
-    out += scr.undo_card() + scr.host_moves_card()
-    out.append(scr.game_live())
-    out.append(scr.seat_part(host=False))
-    return out
-
+from companion.ui import kit, names
 
 # The page's title while it is this seat's turn: the page's script (companion/page.py TURN_JS)
 # vibrates the phone when the title starts with this mark, and a desktop tab shows it.
@@ -46,51 +20,9 @@ TURN_MARK = "\u25b6 "
 TITLE = "Tabletop Companion"
 
 
-def turn_now(scr: Screen) -> bool:
-    """Is it this seat's turn? Generic for every game: the seat has something to do now
-    (games/base.to_act) – a legal action other than the game's "any time" ones (rules.ANYTIME, e.g.
-    Quo Vadis' laurel gifts and promises), not a correction of what it has answered (rules.answered,
-    Lutèce's score card once sent). Only this seat's own legal actions decide it, and only its own
-    phone shows it."""
-    t = scr.table
-    if t is None or scr.role != "phone" or scr.seat is None or t.phase != "playing" or t.state is None:
-        return False
-    return to_act(t.game, t.state, scr.seat, t.legal(scr.seat))
-
-
-def feel_turn(scr: Screen) -> None:
-    """After a change at the table: when it has just become this seat's turn (not on a phone that
-    has just opened the table), the page's title gets the turn mark – the page vibrates the
-    phone – and loses it when the turn is over."""
-    now = turn_now(scr)
-    before = scr.turn_was
-    scr.turn_was = now
-    if before is None and not now or before == now:
-        return
-    sound.retitle(scr, TURN_MARK + scr.t("ui.turn.title") if now and before is not None else TITLE)
-
-
-def _turn_drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
-    now = turn_now(scr)
-    lang = scr.lang
-    return ("turn", lang, now), lambda: turn_banner(lang) if now else ft.Container(visible=False)
-
-
-def turn_part(scr: Screen) -> ft.Control:
-    """The banner's place on the phone's game screen, a slot of its own: the turn coming or going
-    redraws the banner, not the screen around it (Screen.render)."""
-    sig, fn = _turn_drawn(scr)
-    return kit.live(scr.slots.turn, sig, fn, key="turn")
-
-
-def redraw_turn(scr: Screen) -> None:
-    """After a change at the table: the banner again if the turn came or went."""
-    slot = scr.slots.turn
-    if not slot.on_screen() or scr.role != "phone":
-        return
-    sig, fn = _turn_drawn(scr)
-    if sig != slot.shown:
-        slot.redraw(sig, fn)
+def turn_slot(lang: str, now: bool) -> ft.Control:
+    """What the banner's slot shows: the banner while it is this seat's turn, else nothing."""
+    return turn_banner(lang) if now else ft.Container(visible=False)
 
 
 def turn_banner(lang: str) -> ft.Control:
@@ -105,37 +37,24 @@ def turn_banner(lang: str) -> ft.Control:
         border=ft.Border.all(3, ft.Colors.AMBER_900))
 
 
-async def leave_seat(scr: Screen, e: Any = None) -> None:
-    """A tap on the wrong seat, taken back before the start: the seat is free again with the
-    host's name for it, and this phone picks anew."""
-    t = scr.table
-    if t is None or scr.seat is None:
-        return
-    name = t.seats[scr.seat]["name"]
-    if await scr.request({"op": "leave"}) is None:
-        return
-    scr.token = None
-    await scr.clear(f"seat:{t.code}")
-    await scr.go(f"/t/{t.code}")
-    await scr.route(f"/t/{t.code}")
-    scr.local["name"] = name  # the name typed before stays for the next seat
-    scr.join_field = None
-    scr.render(force=True)
+@dataclass(frozen=True, eq=False)
+class PhoneCalls(kit.Calls):
+    """What a seated phone's taps do before the start (the screen's session)."""
+
+    typed: Callable[[], str | None]  # the new name typed so far (None: none), kept by the screen
+    keep: Callable[[str], None]  # keep what is typed
+    redraw: Callable[[], None]  # the screen again (a name too long is said under the field)
+    rename: Callable[[str], Awaitable[Any]]  # ask the table for the new name
+    leave: Callable[[Any], Awaitable[None]]  # give the seat back ("not me")
 
 
-def rename_row(scr: Screen, name: str) -> ft.Control:
-    def keep(typed: str) -> None:
-        scr.local["rename"] = typed
-    # a name too long is said under the field, not cut
-    field = names.name_field(scr.lang, scr.local.get("rename", name), keep, lambda: scr.render(force=True),
-                             label=scr.t("ui.phone.your_name"))
+def waiting_start(lang: str) -> ft.Control:
+    """A seated phone before the start."""
+    return kit.card(ft.Text(i18n.t(lang, "ui.phone.waiting_start"), size=20))
 
-    async def rename(e: Any) -> None:
-        if await scr.request({"op": "rename", "name": field.value or ""}) is not None:
-            scr.local.pop("rename", None)
-    field.on_submit = rename
-    return ft.Row([ft.Container(field, expand=True),
-                   kit.button(scr.t("ui.phone.rename"), rename, primary=False)])
+
+def ended_title(lang: str) -> ft.Control:
+    return kit.title(i18n.t(lang, "ui.ended"), 22)
 
 
 @kit.component
@@ -150,11 +69,21 @@ def SeatHeader(you_are: str, colour: str) -> ft.Control:
 
 
 @kit.component
-def RenameRow(scr: Screen, lang: str, name: str, error: str | None) -> ft.Control:
-    return scr.rename_row(name)
+def RenameRow(lang: str, name: str, error: str | None, calls: PhoneCalls) -> ft.Control:
+    """The seat's name in a field, and "Rename" (`error`: what the field says of the name typed)."""
+    typed = calls.typed()
+    # a name too long is said under the field, not cut
+    field = names.name_field(lang, name if typed is None else typed, calls.keep, calls.redraw,
+                             label=i18n.t(lang, "ui.phone.your_name"))
+
+    async def rename(e: Any) -> None:
+        await calls.rename(field.value or "")
+    field.on_submit = rename
+    return ft.Row([ft.Container(field, expand=True),
+                   kit.button(i18n.t(lang, "ui.phone.rename"), rename, primary=False)])
 
 
 @kit.component
-def NotMe(scr: Screen, lang: str, name: str) -> ft.Control:
+def NotMe(lang: str, name: str, calls: PhoneCalls) -> ft.Control:
     """Before the start: give the seat back (a tap on the wrong one)."""
-    return kit.button(scr.t("ui.phone.not_me", name=name), scr.leave_seat, primary=False, icon=ft.Icons.UNDO)
+    return kit.button(i18n.t(lang, "ui.phone.not_me", name=name), calls.leave, primary=False, icon=ft.Icons.UNDO)

@@ -1,0 +1,289 @@
+"""The screen's side of the views: what each view draws, built from the session, and the callbacks
+it needs.
+
+The views under companion/ui/views/ that are functions of what they draw (seats.py, …: guarded by
+tests/test_views_private.py) take plain values, small frozen dataclasses of what they show and a
+`kit.Calls` of the session's callbacks – never the `Screen`. The functions here read the screen (its
+table, seat, language, local choices, slots), build those arguments and place the views in the
+screen's slots; `Screen` takes them as its methods (companion/ui/screens.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion import i18n
+from companion.games import screens as game_screens
+from companion.games.base import to_act
+from companion.ui import kit, names
+from companion.ui import sound as _sound
+from companion.ui.views import common as _common
+from companion.ui.views import moment as _moment
+from companion.ui.views import phone as _phone
+from companion.ui.views import seats as _seats
+
+if TYPE_CHECKING:
+    from companion.ui.screens import Screen
+
+
+# ---------- the seat list (views/seats.py) ----------
+
+def submitted_sets(scr: Screen) -> tuple[set[int], set[int]]:
+    t = scr.table
+    return _seats.submitted_sets(t.view(None) if t is not None else None)
+
+
+def seat_calls(scr: Screen) -> _seats.SeatCalls:
+    def pick(i: int | None) -> None:
+        if i is None:
+            scr.local.pop("swap_from", None)
+        else:
+            scr.local["swap_from"] = i
+
+    def seat_name(i: int) -> str | None:
+        t = scr.table
+        return t.seats[i]["name"] if t is not None and 0 <= i < len(t.seats) else None
+    return _seats.SeatCalls(scr.request, scr.confirm, lambda: scr.local.get("swap_from"), pick, seat_name,
+                            lambda: scr.render(force=True))
+
+
+def seat_section(scr: Screen, host: bool) -> _seats.SeatSection:
+    """The seat list: what is around its rows, and each row (props, builder)."""
+    t = scr.table
+    assert t is not None
+    sub, lck = scr.submitted_sets()
+    swap_from = scr.local.get("swap_from")
+    waiting = list(t.spectators.items())
+    calls = seat_calls(scr)
+    rows: list[tuple[_seats.SeatRow, Callable[[], ft.Control]]] = []
+    for i, s in enumerate(t.public_seats()):
+        mark = ""
+        if t.phase == "playing":
+            mark = "locked" if i in lck else "submitted" if i in sub else ""
+        row = _seats.SeatRow(scr.lang, host, t.phase, i, s["name"], s["colour"], s["status"], bool(s.get("pin")),
+                             mark, i == scr.seat, tuple(waiting[:3]) if host and s["status"] == "free" else (),
+                             swap_from == i)
+        rows.append((row, lambda row=row: _seats.seat_row(row, calls)))
+    hint = t.seats[swap_from]["name"] if host and swap_from is not None else None
+    around = _seats.SeatList(scr.lang, host, len(rows), tuple(n for _, n in waiting), hint)
+
+    def build() -> ft.Control:
+        scr.seats_shown = around  # (Screen._redraw_seats: the rows alone while this is unchanged)
+        return _seats.seat_panel(around, rows, scr.slots.rows)
+    return _seats.SeatSection(("seat list", around, tuple(r for r, _ in rows)), build, around, rows)
+
+
+def seat_part(scr: Screen, host: bool) -> ft.Control:
+    """The seat list, in a slot of its own (Screen.render redraws it, or its rows, on their own)."""
+    scr.parts.seats = True
+    scr.parts.seats_host = host
+    seats = scr.seat_section(host)
+    return kit.live(scr.slots.seats, seats.sig, seats.build, key="seats")
+
+
+# ---------- parts of every screen (views/common.py) ----------
+
+def top_bar(scr: Screen) -> ft.Control:
+    """The bar at the top of every screen: the game and the table's code, the three languages."""
+    left = "Tabletop Companion"
+    if scr.table is not None:
+        left = f"{scr.t(scr.table.game.NAME)} · {scr.table.code}"
+    return _common.TopBar(scr.lang, left, _sound.is_on(scr) if _sound.offered(scr) else None,
+                          _common.BarCalls(scr.set_lang, lambda: _sound.toggle(scr)))
+
+
+def local_sig(scr: Screen) -> Any:
+    """What of this screen's local choices a game's part depends on (not the host's pending swap)."""
+    return {k: v for k, v in scr.local.items() if k != "swap_from"}
+
+
+def game_section(scr: Screen) -> tuple[tuple[Any, ...], Any] | None:
+    """The game's part of this screen: (props, builder), or None when it shows none.
+
+    The props are immutable data, compared with == (the slot, kit.live): which screen, the
+    language and players (look), the phase, the view as frozen data (or what the game says its
+    part shows of it: `phone_props` / `public_props`), the legal actions, this screen's local
+    choices. Host and spectators get the game's public screen, a seated phone its own; the
+    scorer once the table has ended."""
+    t = scr.table
+    if t is None or t.state is None or t.phase == "lobby" or scr.role not in ("host", "watch", "phone"):
+        return None
+    mod = game_screens(t.game_id)
+    ended = t.phase == "ended"
+    local = kit.freeze(local_sig(scr))
+    if scr.role == "phone":
+        scr.seat = t.seat_of(scr.token)
+        if scr.seat is None:
+            if not (scr.token and t.is_spectator(scr.token)):
+                return None
+            ctx = scr.ctx(host_view=True)
+            ctx.is_host = False
+        else:
+            ctx = scr.ctx()
+            show = mod.result if ended and hasattr(mod, "result") else mod.phone
+            # A game may say what its phone part shows of the view (less than all of it).
+            shown = mod.phone_props(ctx) if hasattr(mod, "phone_props") and not ended else ctx.frozen_view()
+            # The last reveal's moment from this seat (views/moment.py) on top of the game's part, in
+            # the same redraw: a reveal sends each phone one update, not two.
+            msig, moment = _moment.drawn(ctx, scr.seen)
+
+            def phone_part() -> list[ft.Control]:
+                def part() -> list[ft.Control]:  # (built by the moment once it is shown)
+                    drawn = show(ctx)
+                    return drawn if isinstance(drawn, list) else [drawn]
+                return moment(part)  # type: ignore[no-any-return]
+            return ("phone", ctx.look, t.phase, shown, ctx.frozen_legal(), local, msig), phone_part
+    else:
+        ctx = scr.ctx(host_view=True)
+    show = mod.result if ended and hasattr(mod, "result") else mod.host
+    # A game may say what its public part shows of the view in a cheaper form.
+    shown = mod.public_props(ctx) if hasattr(mod, "public_props") and not ended else ctx.frozen_view()
+    # The result list waits for the reveal's cards to turn (the moment plays beside it: issue 30.3).
+    fsig, wrap = _moment.after_flip(ctx, scr.seen)
+
+    def public_part() -> list[ft.Control]:
+        def part() -> list[ft.Control]:  # (built once it is shown)
+            drawn = show(ctx)
+            return drawn if isinstance(drawn, list) else [drawn]
+        return wrap(part)  # type: ignore[no-any-return]
+    return ("public", ctx.look, t.phase, shown, ctx.frozen_legal(), local, fsig), public_part
+
+
+def game_live(scr: Screen) -> ft.Control:
+    """The game's part, in its slot (Screen.render redraws it first, on its own)."""
+    section = scr.game_section()
+    assert section is not None
+    scr.parts.game = True
+    return kit.live(scr.slots.game, *section)
+
+
+def host_moves_card(scr: Screen) -> list[ft.Control]:
+    t = scr.table
+    return _common.host_moves_card(scr.lang, t.host_moves if t is not None else ())
+
+
+def undo_words_of(scr: Screen, note: dict[str, Any], ahead: bool) -> str:
+    assert scr.table is not None
+    return _common.undo_words(scr.table, scr.lang, note, ahead)
+
+
+def undo_card(scr: Screen) -> list[ft.Control]:
+    t = scr.table
+    note = t.last_undo if t is not None else None
+    return _common.undo_card(None if note is None else scr.undo_words(note, ahead=False))
+
+
+def confirm(scr: Screen, title: str, what: str, yes_label: str, yes: Callable[[], Any]) -> None:
+    """Ask before something that cannot be taken back (views/common.confirm_dialog)."""
+    try:
+        scr.page.show_dialog(_common.confirm_dialog(scr.lang, title, what, yes_label, yes, scr.page.pop_dialog))
+    except RuntimeError:
+        pass
+
+
+# ---------- a seated phone (views/phone.py) ----------
+
+def phone_calls(scr: Screen) -> _phone.PhoneCalls:
+    def keep(typed: str) -> None:
+        scr.local["rename"] = typed
+
+    async def rename(name: str) -> None:
+        if await scr.request({"op": "rename", "name": name}) is not None:
+            scr.local.pop("rename", None)
+    return _phone.PhoneCalls(lambda: scr.local.get("rename"), keep, lambda: scr.render(force=True), rename,
+                             scr.leave_seat)
+
+
+def phone(scr: Screen) -> list[ft.Control]:
+    """A seated phone's screen (or, without a seat, the spectator's or the join screen)."""
+    t = scr.table
+    assert t is not None
+    scr.seat = t.seat_of(scr.token)
+    if scr.seat is None:
+        if scr.token and t.is_spectator(scr.token):
+            return scr.spectator()
+        return scr.join_screen()
+    s = t.seats[scr.seat]
+    shown = i18n.seat_name(scr.lang, s["name"])  # a default name in this phone's language
+    out: list[ft.Control] = [_phone.SeatHeader(scr.t("ui.phone.you_are", name=shown), s["colour"])]
+    if t.phase == "lobby":
+        calls = phone_calls(scr)
+        out.append(_phone.waiting_start(scr.lang))
+        out.append(_phone.RenameRow(scr.lang, shown, names.too_long(scr.lang, scr.local.get("rename")), calls))
+        out.append(_phone.NotMe(scr.lang, s["name"], calls))
+        out.append(scr.seat_part(host=False))
+        return out
+    if t.phase == "ended":
+        out.append(_phone.ended_title(scr.lang))
+    out.append(turn_part(scr))
+    out += scr.undo_card() + scr.host_moves_card()
+    out.append(scr.game_live())
+    out.append(scr.seat_part(host=False))
+    return out
+
+
+def turn_now(scr: Screen) -> bool:
+    """Is it this seat's turn? Generic for every game: the seat has something to do now
+    (games/base.to_act) – a legal action other than the game's "any time" ones (rules.ANYTIME, e.g.
+    Quo Vadis' laurel gifts and promises), not a correction of what it has answered (rules.answered,
+    Lutèce's score card once sent). Only this seat's own legal actions decide it, and only its own
+    phone shows it."""
+    t = scr.table
+    if t is None or scr.role != "phone" or scr.seat is None or t.phase != "playing" or t.state is None:
+        return False
+    return to_act(t.game, t.state, scr.seat, t.legal(scr.seat))
+
+
+def feel_turn(scr: Screen) -> None:
+    """After a change at the table: when it has just become this seat's turn (not on a phone that
+    has just opened the table), the page's title gets the turn mark – the page vibrates the
+    phone – and loses it when the turn is over."""
+    now = turn_now(scr)
+    before = scr.turn_was
+    scr.turn_was = now
+    if before is None and not now or before == now:
+        return
+    _sound.retitle(scr, _phone.TURN_MARK + scr.t("ui.turn.title") if now and before is not None else _phone.TITLE)
+
+
+def turn_drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
+    now = turn_now(scr)
+    lang = scr.lang
+    return ("turn", lang, now), lambda: _phone.turn_slot(lang, now)
+
+
+def turn_part(scr: Screen) -> ft.Control:
+    """The banner's place on the phone's game screen, a slot of its own: the turn coming or going
+    redraws the banner, not the screen around it (Screen.render)."""
+    sig, fn = turn_drawn(scr)
+    return kit.live(scr.slots.turn, sig, fn, key="turn")
+
+
+def redraw_turn(scr: Screen) -> None:
+    """After a change at the table: the banner again if the turn came or went."""
+    slot = scr.slots.turn
+    if not slot.on_screen() or scr.role != "phone":
+        return
+    sig, fn = turn_drawn(scr)
+    if sig != slot.shown:
+        slot.redraw(sig, fn)
+
+
+async def leave_seat(scr: Screen, e: Any = None) -> None:
+    """A tap on the wrong seat, taken back before the start: the seat is free again with the
+    host's name for it, and this phone picks anew."""
+    t = scr.table
+    if t is None or scr.seat is None:
+        return
+    name = t.seats[scr.seat]["name"]
+    if await scr.request({"op": "leave"}) is None:
+        return
+    scr.token = None
+    await scr.clear(f"seat:{t.code}")
+    await scr.go(f"/t/{t.code}")
+    await scr.route(f"/t/{t.code}")
+    scr.local["name"] = name  # the name typed before stays for the next seat
+    scr.join_field = None
+    scr.render(force=True)

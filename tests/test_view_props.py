@@ -1,0 +1,231 @@
+"""Issue 32.3: a view is a function of what it draws – called here with plain arguments (a frozen
+dataclass of what it shows and the callbacks it needs), no table, no session, no Flet page; the
+controls it returns are read and tapped. (tests/test_views_private.py guards that the converted
+views never take the Screen again.)"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import flet as ft
+
+from companion import i18n
+from companion.ui import kit
+from companion.ui.views import common as C
+from companion.ui.views import phone as P
+from companion.ui.views import seats as S
+from tests import ui_harness as U
+
+
+class Recorder:
+    """The session's side, recorded: requests sent, confirmations asked (their yes kept), redraws."""
+
+    def __init__(self, swapping: int | None = None, names: tuple[str, ...] = ()) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.asked: list[tuple[str, str, str]] = []
+        self.yes: list[Callable[[], Awaitable[None]]] = []
+        self.picks: list[int | None] = []
+        self.redraws = 0
+        self.swap_from = swapping
+        self.names = names
+
+    async def request(self, op: dict[str, Any]) -> Any:
+        self.sent.append(op)
+        return {}
+
+    def confirm(self, title: str, what: str, yes_label: str, yes: Callable[[], Awaitable[None]]) -> None:
+        self.asked.append((title, what, yes_label))
+        self.yes.append(yes)
+
+    def pick(self, i: int | None) -> None:
+        self.picks.append(i)
+        self.swap_from = i
+
+    def redraw(self) -> None:
+        self.redraws += 1
+
+    def seat_calls(self) -> S.SeatCalls:
+        return S.SeatCalls(self.request, self.confirm, lambda: self.swap_from, self.pick,
+                           lambda i: self.names[i] if 0 <= i < len(self.names) else None, self.redraw)
+
+
+def icon(controls: Any, tip: str) -> ft.IconButton:
+    found = [c for c in U.controls_of(controls) if isinstance(c, ft.IconButton) and c.tooltip == tip]
+    assert len(found) == 1, (tip, [c.tooltip for c in U.controls_of(controls) if isinstance(c, ft.IconButton)])
+    return found[0]
+
+
+def tips(controls: Any) -> list[str]:
+    return [c.tooltip for c in U.controls_of(controls) if isinstance(c, ft.IconButton)]
+
+
+# ---------- views/seats.py ----------
+
+def test_a_phone_sees_a_row_without_buttons() -> None:
+    rec = Recorder()
+    row = S.seat_row(S.SeatRow("en", False, "playing", 1, "Bob", "#1f77b4", "connected", mark="locked", you=True),
+                     rec.seat_calls())
+    assert U.texts(row) == ["Bob  (you)", "here", "locked"]
+    assert tips(row) == [] and U.controls_of(row)[0].__class__ is ft.Row
+    de = S.seat_row(S.SeatRow("de", False, "lobby", 0, "Ann", "#1f77b4", "free"), rec.seat_calls())
+    assert "Ann" in U.texts(de) and "here" not in U.texts(de)
+
+
+async def test_the_hosts_row_frees_a_seat_after_asking_in_the_words_of_the_phase() -> None:
+    rec = Recorder()
+    row = S.seat_row(S.SeatRow("en", True, "playing", 2, "Cy", "#ff7f0e", "joined"), rec.seat_calls())
+    assert tips(row) == ["Move Cy to the shared device", "Free the seat of Cy", "Swap the seat of Cy"]
+    await icon(row, "Free the seat of Cy").on_click(None)
+    assert rec.sent == [] and rec.asked[0][0] == "Free the seat of Cy?"
+    assert "sees this seat's hidden cards" in rec.asked[0][1]  # (in play: ui.host.free_what_play)
+    await rec.yes[0]()
+    assert rec.sent == [{"op": "free", "seat": 2}]
+    lobby = S.seat_row(S.SeatRow("en", True, "lobby", 2, "Cy", "#ff7f0e", "joined"), rec.seat_calls())
+    await icon(lobby, "Free the seat of Cy").on_click(None)
+    assert "hidden cards" not in rec.asked[1][1]
+
+
+async def test_a_swap_takes_two_taps_and_a_yes() -> None:
+    rec = Recorder(names=("Ann", "Bob", "Cy"))
+    first = S.seat_row(S.SeatRow("en", True, "lobby", 0, "Ann", "#1f77b4", "connected"), rec.seat_calls())
+    await icon(first, "Swap the seat of Ann").on_click(None)
+    assert rec.picks == [0] and rec.redraws == 1 and rec.asked == []
+    chosen = S.seat_row(S.SeatRow("en", True, "lobby", 0, "Ann", "#1f77b4", "connected", chosen=True),
+                        rec.seat_calls())
+    assert icon(chosen, "Swap the seat of Ann").selected is True
+    second = S.seat_row(S.SeatRow("en", True, "lobby", 2, "Cy", "#ff7f0e", "joined"), rec.seat_calls())
+    await icon(second, "Swap the seat of Cy").on_click(None)
+    assert rec.picks == [0, None] and rec.asked[0][0] == "Swap the seats of Ann and Cy?"
+    await rec.yes[0]()
+    assert rec.sent == [{"op": "swap", "a": 0, "b": 2}]
+    # the same seat tapped twice: the swap is forgotten, nothing asked
+    await icon(first, "Swap the seat of Ann").on_click(None)
+    await icon(first, "Swap the seat of Ann").on_click(None)
+    assert rec.picks == [0, None, 0, None] and len(rec.asked) == 1
+
+
+async def test_a_free_seat_offers_the_spectators_and_a_shared_seat_its_pin() -> None:
+    rec = Recorder()
+    free = S.seat_row(S.SeatRow("en", True, "lobby", 1, "Bob", "#1f77b4", "free", offer=(("tok-z", "Zoe"),)),
+                      rec.seat_calls())
+    seat_zoe = [c for c in U.controls_of(free) if isinstance(c, ft.TextButton) and c.content == "Seat Zoe"]
+    await seat_zoe[0].on_click(None)
+    assert rec.sent == [{"op": "seat", "seat": 1, "token": "tok-z"}]
+    shared = S.seat_row(S.SeatRow("en", True, "playing", 1, "Bob", "#1f77b4", "shared", pin=True), rec.seat_calls())
+    assert tips(shared) == ["Free Bob's seat for a phone", "Reset Bob's PIN", "Swap the seat of Bob"]
+    await icon(shared, "Reset Bob's PIN").on_click(None)
+    await rec.yes[-1]()
+    assert rec.sent[-1] == {"op": "reset_pin", "seat": 1}
+    ended = S.seat_row(S.SeatRow("en", True, "ended", 1, "Bob", "#1f77b4", "shared", pin=True), rec.seat_calls())
+    assert tips(ended) == ["Swap the seat of Bob"]  # an ended game: no more moves to the shared device
+
+
+def test_the_list_around_its_rows() -> None:
+    rec = Recorder()
+    rows = [(r, lambda r=r: S.seat_row(r, rec.seat_calls())) for r in
+            (S.SeatRow("en", True, "lobby", 0, "Ann", "#1f77b4", "connected"),
+             S.SeatRow("en", True, "lobby", 1, "Bob", "#ff7f0e", "free"))]
+    slots: dict[int, kit.Slot] = {}
+    panel = S.seat_panel(S.SeatList("en", True, 2, ("Zoe", "Max"), "Ann"), rows, slots)
+    shown = U.texts(panel)
+    assert shown[0] == "Seats" and "Ann" in shown and "Bob" in shown
+    assert shown[-2:] == ["Watching: Zoe, Max", "Now tap the swap button of the seat to swap with Ann."]
+    assert sorted(slots) == [0, 1] and slots[1].sig == rows[1][0]  # each row in a slot of its own
+
+
+def test_seats_that_chose_and_locked_come_from_the_public_view() -> None:
+    assert S.submitted_sets(None) == (set(), set())
+    assert S.submitted_sets({"submitted": [0, 2], "locked": [2]}) == ({0, 2}, {2})
+    assert S.submitted_sets({"round": {"submitted": [1], "locked": []}, "submitted": [3]}) == ({1}, set())
+
+
+# ---------- views/common.py ----------
+
+async def test_the_top_bar_switches_language_and_sound_through_its_calls() -> None:
+    langs: list[str] = []
+    flips: list[int] = []
+
+    async def set_lang(code: str) -> None:
+        langs.append(code)
+
+    async def flip() -> None:
+        flips.append(1)
+    calls = C.BarCalls(set_lang, flip)
+    bar = C.TopBar("fr", "Vote secret · ABCD", True, calls)
+    assert U.texts(bar)[0] == "Vote secret · ABCD"
+    by_code = {U.text(c.content): c for c in U.controls_of(bar) if isinstance(c, ft.TextButton)}
+    assert list(by_code) == [code.upper() for code in i18n.LANGS]
+    assert by_code["FR"].content.weight == ft.FontWeight.BOLD and by_code["EN"].content.weight == ft.FontWeight.NORMAL
+    await by_code["DE"].on_click(None)
+    assert langs == ["de"]
+    await icon(bar, i18n.t("fr", "ui.sound.mute")).on_click(None)
+    assert flips == [1]
+    assert tips(C.TopBar("en", "Tabletop Companion", None, calls)) == []  # no sound switch offered
+    assert C.BarCalls(set_lang, flip) == C.BarCalls(flip, set_lang)  # (never a reason to redraw the bar)
+
+
+async def test_confirm_asks_then_closes_and_runs_yes() -> None:
+    done: list[str] = []
+
+    async def yes() -> None:
+        done.append("yes")
+    dlg = C.confirm_dialog("en", "Free?", "It frees the seat.", "Free it", yes, lambda: done.append("closed"))
+    assert U.text(dlg.title) == "Free?" and U.text(dlg.content) == "It frees the seat."
+    cancel, ok = dlg.actions
+    assert cancel.content == "Cancel" and ok.content == "Free it"
+    cancel.on_click(None)
+    assert done == ["closed"]
+    await ok.on_click(None)
+    assert done == ["closed", "closed", "yes"]
+
+
+def test_the_host_moves_last_first_and_the_undo_card() -> None:
+    moves = [{"op": "free", "name": "Ann"}, {"op": "swap", "a": "Bob", "b": "Cy"}]
+    shown = U.texts(C.host_moves_card("en", moves))
+    assert shown == ["The host swapped the seats of Bob and Cy: each now plays the other's seat.",
+                     "The host freed the seat of Ann."]
+    assert C.host_moves_card("en", []) == [] and C.undo_card(None) == []
+    assert U.texts(C.undo_card("The host undid: Ann voted.")) == ["The host undid: Ann voted."]
+
+
+# ---------- views/phone.py ----------
+
+class PhoneRecorder:
+    def __init__(self, typed: str | None = None) -> None:
+        self.typed = typed
+        self.kept: list[str] = []
+        self.renamed: list[str] = []
+        self.left = 0
+
+    async def rename(self, name: str) -> None:
+        self.renamed.append(name)
+
+    async def leave(self, e: Any) -> None:
+        self.left += 1
+
+    def calls(self) -> P.PhoneCalls:
+        return P.PhoneCalls(lambda: self.typed, self.kept.append, lambda: None, self.rename, self.leave)
+
+
+async def test_a_phone_before_the_start_renames_and_gives_its_seat_back() -> None:
+    rec = PhoneRecorder()
+    row = P.RenameRow("en", "Ann", None, rec.calls())
+    field = U.fields(row)["Your name"]
+    assert field.value == "Ann"
+    field.value = "Annie"
+    await U.buttons(row)["Rename"].on_click(None)
+    assert rec.renamed == ["Annie"]
+    assert U.fields(P.RenameRow("en", "Ann", None, PhoneRecorder("Anouk").calls()))["Your name"].value == "Anouk"
+    not_me = P.NotMe("en", "Ann", rec.calls())
+    assert U.texts(not_me) == ["Not Ann? Pick another seat"]
+    await not_me.on_click(None)
+    assert rec.left == 1
+    assert U.texts(P.waiting_start("en")) == ["You have a seat. Waiting for the host to start…"]
+    assert U.texts(P.SeatHeader("You are Ann", "#1f77b4")) == ["You are Ann"]
+
+
+def test_the_turn_banner_comes_and_goes() -> None:
+    assert "Your turn!" in U.texts(P.turn_slot("en", True))
+    gone = P.turn_slot("en", False)
+    assert gone.visible is False and U.texts(gone) == []
