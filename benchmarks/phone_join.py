@@ -31,8 +31,10 @@ What is timed – two moments, both reported:
   and enabled; found by the page itself, a MutationObserver plus a 50 ms poll, in the page's
   clock) or Flutter's seat button in its accessibility tree, whichever comes first. Since the
   HTML join screen (issue 31.4) that is the HTML one on a first join; stock Flet has none, so its
-  usable = its Flutter button. On the return visit (a seated phone: "Rename") there is no HTML
-  screen – usable = Flutter's screen.
+  usable = its Flutter button. On the return visit (a seated phone: Flutter's "Rename") the page
+  carries the phone's own seat in HTML ("You are …" and the lobby's wait, join_page.seated_html:
+  nothing to tap there – renaming is Flutter's), shown until Flutter's screen is drawn: usable =
+  that, whichever comes first (`html` true in the figures).
 - **Flutter** ("first Flutter s"): Flutter's own screen ready – its "Sit as …" button in its
   accessibility tree (what "usable" was before the HTML join screen).
 Chromium: Flutter's time is the wall clock (navigation → the button found by Playwright); the
@@ -177,7 +179,10 @@ window.WebSocket.prototype = NativeWS.prototype; Object.assign(window.WebSocket,
 const look = () => {
   if (!('html_seen' in window.__t)) {  // the page's own HTML join screen (companion/join_page.py)
     for (const e of document.querySelectorAll('#tc-join button.tj-seat')) {
-      if (!e.disabled && !e.closest('[hidden]') && /^Sit as /.test(e.textContent || '')) { mark('html_seen'); break; } } }
+      if (!e.disabled && !e.closest('[hidden]') && /^Sit as /.test(e.textContent || '')) { mark('html_seen'); break; } }
+    // ... or, on a return visit, the seated phone's own seat in HTML (join_page.seated_html)
+    const you = document.querySelector('#tc-join[data-seated]:not([hidden]) .tj-you');
+    if (you && /^You are /.test(you.textContent || '')) mark('html_seen'); }
   if (window.__ready === null || 'seen' in window.__t) return;
   for (const e of document.querySelectorAll('[role=button]')) {
     if (window.__ready.test(e.textContent || '') || window.__ready.test(e.getAttribute('aria-label') || '')) {
@@ -350,6 +355,8 @@ return null;})"""
 # the page's own HTML join screen (companion/join_page.py): a shown, enabled "Sit as …" button
 HTML_READY_JS = """(() => {for (const e of document.querySelectorAll('#tc-join button.tj-seat')) {
   if (!e.disabled && !e.closest('[hidden]') && /^Sit as /.test(e.textContent || '')) return performance.now();}
+const you = document.querySelector('#tc-join[data-seated]:not([hidden]) .tj-you');
+if (you && /^You are /.test(you.textContent || '')) return performance.now();
 return null;})()"""
 RESOURCES_JS = """(() => {const r = performance.getEntriesByType('resource');
 const end = (s) => {const e = r.find(x => x.name.includes(s)); return e ? Math.round(e.responseEnd) : null;};

@@ -399,6 +399,9 @@ def test_a_seated_phones_page_carries_its_own_seat_and_nothing_of_anyone_elses(e
         playing = _screen(c.get(f"/t/{t.code}", headers={**HTML, "Cookie": f"tc_seat={bob}"}).text)
         assert ">You are Bob<" in playing and ">Getting your cards ready…<" in playing and "Waiting" not in playing
         assert "Préparation de vos cartes…" in playing and "Deine Karten werden vorbereitet …" in playing
+        t.request_sync(t.host_token, {"op": "end"})
+        ended = _screen(c.get(f"/t/{t.code}", headers={**HTML, "Cookie": f"tc_seat={bob}"}).text)
+        assert ">You are Bob<" in ended and ">Game over<" in ended
     # (the script shows it only while storage holds the very token the page was asked with)
     assert 'st!==window.__tcSent' in screen and "hidden data-seated" in screen
 
