@@ -13,6 +13,7 @@ import flet as ft
 from companion import i18n
 from companion.ui import kit
 from companion.ui.views import common as C
+from companion.ui.views import display as D
 from companion.ui.views import phone as P
 from companion.ui.views import seats as S
 from tests import ui_harness as U
@@ -229,3 +230,46 @@ def test_the_turn_banner_comes_and_goes() -> None:
     assert "Your turn!" in U.texts(P.turn_slot("en", True))
     gone = P.turn_slot("en", False)
     assert gone.visible is False and U.texts(gone) == []
+
+
+# ---------- views/display.py ----------
+
+def test_the_display_is_drawn_from_a_public_context_and_a_width() -> None:
+    t = U.started_table("sealed_vote", ["Ann", "Bob", "Cy"])
+    ctx = U.ctx(t, None, host=True)
+    shown = U.texts(D.display(ctx, 1280))
+    assert {"Ann", "Bob", "Cy"} <= set(shown)
+    sig = D.display_sig(ctx, 1280, False)
+    assert sig == D.display_sig(U.ctx(t, None, host=True), 1290, False)  # (the same width class)
+    assert sig != D.display_sig(ctx, 1600, False) and sig != D.display_sig(ctx, 1280, True)
+    assert D.display_sig(U.ctx(t, None, host=True, lang="de"), 1280, False) != sig
+    assert D.display_width(None, False) == 1240 and D.display_width(1900, True) == 1900 - 40 - D.SIDE - 16
+    assert D.display_width(300, False) == 480
+
+
+async def test_the_hosts_tools_beside_the_display() -> None:
+    taps: list[str] = []
+    calls = D.AdminCalls(lambda: taps.append("qr"), lambda: taps.append("admin"))
+    tools = D.admin_tools("en", "ABCD", False, calls)
+    await U.buttons(tools)["QR code to join"].on_click(None)
+    await U.buttons(tools)["Table admin"].on_click(None)
+    assert taps == ["qr", "admin"]
+    (open_it,) = [c for c in U.controls_of(tools) if isinstance(c, ft.TextButton)]
+    assert open_it.content == "Open the table display" and open_it.url == "/display/ABCD"
+    assert "Close table admin" in U.buttons(D.admin_tools("en", "ABCD", True, calls))
+    layout = D.in_play(ft.Text("the display"), [ft.Text("the panel")])
+    assert U.texts(layout) == ["the display", "the panel"] and layout.controls[1].width == D.SIDE
+
+
+def test_the_join_code_dialog_lobby_and_refusal() -> None:
+    closed: list[int] = []
+    dlg = D.join_qr_dialog("en", "ABCD", "http://10.0.0.2:8550/t/ABCD", lambda: closed.append(1))
+    assert U.texts(dlg.content)[-2:] == ["ABCD", "http://10.0.0.2:8550/t/ABCD"]
+    assert U.text(dlg.title) == "Scan with your phone, or open the address and type the code:"
+    dlg.actions[0].on_click(None)
+    assert closed == [1]
+    seats = ft.Text("the seat list")
+    lobby = D.lobby("en", "ABCD", "http://10.0.0.2:8550/t/ABCD", seats)
+    assert lobby[0].value == "The game starts soon" and lobby[-1] is seats
+    assert "ABCD" in U.texts(lobby) and "http://10.0.0.2:8550/t/ABCD" in U.texts(lobby)
+    assert "belongs to the host" in U.text(D.denied("en"))

@@ -33,7 +33,6 @@ from companion.ui import sound as _sound
 from companion.ui.kit import UiContext
 from companion.ui.session import RELOAD, TICKET_SECONDS, Server, Session  # noqa: F401 (re-exported)
 from companion.ui.sessions import delete_now
-from companion.ui.views import display as _display
 from companion.ui.views import history as _history
 from companion.ui.views import home as _home
 from companion.ui.views import host as _host
@@ -114,10 +113,10 @@ class Slots:
 class Parts:
     """What the frame being built holds, as the views say while they draw it (a new one each frame):
     Screen.render redraws these parts on their own after a change at the table."""
-    game: bool = False  # the game's part, in its slot (views/common.game_live)
-    seats: bool = False  # the seat list (views/seats.seat_part) ...
+    game: bool = False  # the game's part, in its slot (assemble.game_live)
+    seats: bool = False  # the seat list (assemble.seat_part) ...
     seats_host: bool = False  # ... the host's, with its buttons
-    display: bool = False  # the table display (views/display.display_live) ...
+    display: bool = False  # the table display (assemble.display_live) ...
     display_host: bool = False  # ... beside the host's panel
     full: bool = False  # the body fills the window (no page scroll): the display's layouts
 
@@ -217,6 +216,7 @@ class Screen(Session):
     can_reveal = _host.can_reveal
     host_controls = _host.host_controls
     show_host_link = _host.show_host_link
+    host_in_play = _assemble.host_in_play
     submitted_sets = _assemble.submitted_sets
     seat_section = _assemble.seat_section
     seat_part = _assemble.seat_part
@@ -266,14 +266,10 @@ class Screen(Session):
             self._bump()  # the game's part is not on screen (yet): the whole screen
             return
         _assemble.redraw_turn(self)  # the banner comes or goes with the game's part
-        _display.redraw_controls(self)  # the host's buttons in play (a reveal takes "Reveal now" away)
-        if self.parts.display and self.table is not None:
-            host_panel = self.parts.display_host
-            dsig = _display.display_sig(self, host_panel)
-            if dsig != self.slots.display.shown and not self.slots.display.redraw(
-                    dsig, lambda: _display.display(self, _display.display_width(self, host_panel), host_panel)):
-                self._bump()
-                return
+        _assemble.redraw_controls(self)  # the host's buttons in play (a reveal takes "Reveal now" away)
+        if not _assemble.redraw_display(self):  # the table display, where the screen shows it
+            self._bump()
+            return
         if self._frame_signature() == self._frame and (self.parts.seats or self.parts.full):
             if self.parts.seats:  # (the host's display in play shows the seat list in its admin panel only)
                 asyncio.get_running_loop().call_soon(self._redraw_seats)
@@ -306,13 +302,13 @@ class Screen(Session):
         return Frame(self.role, self.lang, self.error, self.finding, t.code, t.game_id, t.phase, self.seat,
                      self.token, t.seat_of(self.token), self.token is not None and t.is_spectator(self.token),
                      tuple((s["name"], s["colour"]) for s in t.seats),
-                     # (in play the host's buttons are a slot of their own: display.controls_live)
+                     # (in play the host's buttons are a slot of their own: assemble.controls_live)
                      self.can_reveal() if self.role == "host" and not self._in_play() else None,
                      tuple(self.server.other_bases),
                      t.state is not None, tuple(t.shared_seats()), len(t.host_moves), t.last_undo)
 
     def _in_play(self) -> bool:
-        """The host's screen in play: the display and the host's panel (display.host_in_play)."""
+        """The host's screen in play: the display and the host's panel (assemble.host_in_play)."""
         t = self.table
         return t is not None and t.phase == "playing" and t.state is not None
 
@@ -337,9 +333,9 @@ class Screen(Session):
             elif self.role in ("host", "watch"):
                 body = self.host()
             elif self.role == "display":
-                body = _display.display_page(self)
+                body = _assemble.display_page(self)
             elif self.role == "display_denied":
-                body = _display.denied(self)
+                body = _assemble.display_denied(self)
             elif self.role == "shared":
                 body = _shared.device_view(self)
             elif self.role == "shared_denied":

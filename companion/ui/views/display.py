@@ -14,22 +14,26 @@ GameSpec's `display`: `GameSpec.display_module()`), with:
     yours(ctx, moment) -> str             optional: a phone's line of the moment (views/moment.py)
 
 A game without that module (`display=None`) gets the seat chips and its last log lines.
+
+Functions of what they draw (the public view as a UiContext without a seat, the width, plain
+values, an `AdminCalls` of the host's callbacks), never of the Screen: the screen's side
+(companion/ui/assemble.py: display_page, host_in_play, the display's and the host's buttons'
+slots) builds their arguments.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import flet as ft
 
+from companion import i18n
 from companion.ui import kit
 from companion.ui.kit import UiContext
-
-if TYPE_CHECKING:
-    from companion.ui.screens import Screen
 
 BIG = 30  # state text on the display (≥ 24 px at 1280×800)
 HUGE = 40
@@ -116,23 +120,21 @@ def public_moment(ctx: UiContext, mod: ModuleType | None) -> Moment | None:
     return memo(f"public moment:{ctx.lang}", lambda: mod.moment(ctx))  # type: ignore[no-any-return]
 
 
-def display_props(scr: Screen, host_panel: bool) -> tuple[Any, ...]:
-    """What the display shows, as plain data (its redraw is decided by it)."""
-    t = scr.table
-    assert t is not None
-    ctx = scr.ctx(host_view=True)
+def display_props(ctx: UiContext, host_panel: bool) -> tuple[Any, ...]:
+    """What the display shows, as plain data (its redraw is decided by it); `ctx` the table's public
+    view (UiContext, no seat)."""
+    t = ctx.table
     mod = game_display(ctx)
     status = mod.status(ctx) if mod is not None and hasattr(mod, "status") else default_status(ctx)
     moment = public_moment(ctx, mod)
     seats = tuple((s["name"], s["colour"], s["status"]) for s in t.public_seats())
-    return ("display", scr.lang, t.code, t.game_id, t.phase, t.version, seats, status, moment, host_panel)
+    return ("display", ctx.lang, t.code, t.game_id, t.phase, t.version, seats, status, moment, host_panel)
 
 
-def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
-    """The display's column: headline, the board, seat chips, the last reveal."""
-    t = scr.table
-    assert t is not None
-    ctx = scr.ctx(host_view=True)
+def display(ctx: UiContext, width: float, host_panel: bool = False) -> ft.Control:
+    """The display's column: headline, the board, seat chips, the last reveal – of the table's
+    public view (`ctx`: UiContext, no seat), `width` wide; `host_panel`: beside the host's panel."""
+    t = ctx.table
     mod = game_display(ctx)
     status = mod.status(ctx) if mod is not None and hasattr(mod, "status") else default_status(ctx)
     moment = public_moment(ctx, mod)
@@ -157,7 +159,7 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
                              color=ft.Colors.DEEP_ORANGE_900))
     if hero:
         assert moment is not None
-        shown_hero = MomentView(moment, scr.lang, width, host_panel, True,
+        shown_hero = MomentView(moment, ctx.lang, width, host_panel, True,
                                 key="moment" if host_panel else f"moment:{moment.key}")
         parts.append(ft.Row([shown_hero], alignment=ft.MainAxisAlignment.CENTER))
         if status.headline and not ended:
@@ -175,7 +177,7 @@ def display(scr: Screen, width: float, host_panel: bool = False) -> ft.Control:
             drawn = mod.board(ctx, board_w)
         except Exception:  # a drawing problem never takes the screen down
             drawn = ft.Text(ctx.t("ui.err.render"), size=18, color=ft.Colors.RED_700)
-    shown = MomentView(moment, scr.lang, 1500 if wide else width, host_panel,  # (TV: the laptop's sizes × 1.25)
+    shown = MomentView(moment, ctx.lang, 1500 if wide else width, host_panel,  # (TV: the laptop's sizes × 1.25)
                        key="moment" if host_panel else f"moment:{moment.key}") if moment is not None else None
     if beside and drawn is not None and shown is not None:  # the moment from the top of the screen down
         parts = [ft.Row([ft.Container(ft.Column([*parts, drawn], spacing=12, tight=True), width=board_w),
@@ -331,7 +333,6 @@ def MomentView(m: Moment, lang: str, width: float, host_panel: bool, hero: bool 
                 await asyncio.sleep(STEP_S)
                 set_stage(3 + n)
     ft.use_effect(run, [m.key])
-    from companion import i18n
 
     def t(key: str, **kw: Any) -> str:
         return i18n.t(lang, key, **kw)
@@ -396,117 +397,70 @@ def _Flips(m: Moment, up: bool, size: int, hero: bool) -> ft.Control:
 SIDE = 460  # the host's panel beside the display (controls, the game's host part, admin)
 
 
-def display_width(scr: Screen, host_panel: bool) -> float:
-    w = float(getattr(scr.page, "width", None) or 1280)
+def display_width(page_width: float | None, host_panel: bool) -> float:
+    """The display's width in a window `page_width` wide (beside the host's panel: less)."""
+    w = float(page_width or 1280)
     return max(480.0, w - 40 - (SIDE + 16 if host_panel else 0))
 
 
-def display_sig(scr: Screen, host_panel: bool) -> tuple[Any, ...]:
+def display_sig(ctx: UiContext, width: float, host_panel: bool) -> tuple[Any, ...]:
     """What decides the display's redraw: its props (compared with ==) and its width class."""
-    return (display_props(scr, host_panel), round(display_width(scr, host_panel) / 40))
+    return (display_props(ctx, host_panel), round(width / 40))
 
 
-def display_live(scr: Screen, host_panel: bool) -> ft.Control:
-    """The display in its own slot: a change at the table redraws it (Screen.render)."""
-    scr.parts.display = True
-    scr.parts.display_host = host_panel
-    return kit.live(scr.slots.display, display_sig(scr, host_panel),
-                    lambda: display(scr, display_width(scr, host_panel), host_panel), key="display")
-
-
-def display_page(scr: Screen) -> list[ft.Control]:
-    """/display/CODE: the display alone (a second screen, a TV), or what it waits for."""
-    t = scr.table
-    assert t is not None
-    if t.phase == "lobby" or t.state is None:
-        url = scr.server.join_url(t.code)
-        from companion.ui.views.host import qr_base64
-        return [ft.Text(scr.t("display.lobby"), size=HUGE, weight=ft.FontWeight.BOLD),
-                ft.Row([ft.Image(src=qr_base64(url), width=320, height=320, semantics_label=scr.t("ui.host.qr")),
-                        ft.Column([ft.Text(scr.t("ui.host.scan"), size=BIG),
-                                   ft.Text(t.code, size=72, weight=ft.FontWeight.BOLD),
-                                   ft.Text(url, size=BIG)], tight=True)], spacing=30, wrap=True),
-                scr.seat_part(host=False)]
-    scr.parts.full = True  # (the display scrolls on its own: display())
-    return [display_live(scr, host_panel=False)]
-
-
-def denied(scr: Screen) -> list[ft.Control]:
-    return [kit.card(ft.Text(scr.t("display.no_key"), size=BIG, color=ft.Colors.RED_800), bgcolor=ft.Colors.RED_50)]
-
-
-def join_qr_dialog(scr: Screen) -> None:
-    """A late-comer's QR code, one tap from the host's display."""
-    t = scr.table
-    if t is None:
-        return
+def lobby(lang: str, code: str, url: str, seats: ft.Control) -> list[ft.Control]:
+    """/display/CODE before the start: the join QR code, the table's code and address, the seats."""
     from companion.ui.views.host import qr_base64
-    url = scr.server.join_url(t.code)
-    dlg = ft.AlertDialog(title=ft.Text(scr.t("ui.host.scan"), size=26), content=ft.Column([
-        ft.Image(src=qr_base64(url), width=360, height=360, semantics_label=scr.t("ui.host.qr")),
-        ft.Text(t.code, size=48, weight=ft.FontWeight.BOLD), ft.Text(url, size=22)],
+    return [ft.Text(i18n.t(lang, "display.lobby"), size=HUGE, weight=ft.FontWeight.BOLD),
+            ft.Row([ft.Image(src=qr_base64(url), width=320, height=320, semantics_label=i18n.t(lang, "ui.host.qr")),
+                    ft.Column([ft.Text(i18n.t(lang, "ui.host.scan"), size=BIG),
+                               ft.Text(code, size=72, weight=ft.FontWeight.BOLD),
+                               ft.Text(url, size=BIG)], tight=True)], spacing=30, wrap=True),
+            seats]
+
+
+def denied(lang: str) -> list[ft.Control]:
+    return [kit.card(ft.Text(i18n.t(lang, "display.no_key"), size=BIG, color=ft.Colors.RED_800),
+                     bgcolor=ft.Colors.RED_50)]
+
+
+def join_qr_dialog(lang: str, code: str, url: str, close: Callable[[], Any]) -> ft.AlertDialog:
+    """A late-comer's QR code, one tap from the host's display (`close` takes it away)."""
+    from companion.ui.views.host import qr_base64
+    return ft.AlertDialog(title=ft.Text(i18n.t(lang, "ui.host.scan"), size=26), content=ft.Column([
+        ft.Image(src=qr_base64(url), width=360, height=360, semantics_label=i18n.t(lang, "ui.host.qr")),
+        ft.Text(code, size=48, weight=ft.FontWeight.BOLD), ft.Text(url, size=22)],
         tight=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-        actions=[ft.FilledButton(content=scr.t("display.join_done"), on_click=lambda e: scr.page.pop_dialog())])
-    try:
-        scr.page.show_dialog(dlg)
-    except RuntimeError:
-        pass
+        actions=[ft.FilledButton(content=i18n.t(lang, "display.join_done"), on_click=lambda e: close())])
 
 
-def _controls_drawn(scr: Screen) -> tuple[tuple[Any, ...], Any]:
-    from companion.ui.views.host import HostControls
-    t = scr.table
-    assert t is not None
-    sig = ("controls", scr.lang, t.phase, scr.can_reveal(), bool(t.shared_seats()))
-    return sig, lambda: HostControls(scr, *sig[1:])
+@dataclass(frozen=True, eq=False)
+class AdminCalls(kit.Calls):
+    """What the host's tools beside the display do."""
+
+    show_qr: Callable[[], None]  # the join QR code in a dialog
+    toggle_admin: Callable[[], None]  # the table admin (QR, seats, downloads) shown or hidden
 
 
-def controls_live(scr: Screen) -> ft.Control:
-    """The host's buttons in play (reveal, undo, end) in a slot of their own: a reveal, which takes
-    "Reveal now" away, redraws them and not the host's whole screen (Screen.render)."""
-    return kit.live(scr.slots.controls, *_controls_drawn(scr), key="controls")
-
-
-def redraw_controls(scr: Screen) -> None:
-    """After a change at the table: the host's buttons in play again if what they show changed."""
-    slot = scr.slots.controls
-    if not slot.on_screen() or scr.role != "host" or scr.table is None:
-        return
-    sig, fn = _controls_drawn(scr)
-    if sig != slot.shown:
-        slot.redraw(sig, fn)
-
-
-def host_in_play(scr: Screen) -> ft.Control:
-    """The host's screen while a game runs: the display, and beside it the host's panel – the
-    controls, the game's host part, and the admin (QR, seats, downloads) behind "Table admin"."""
-    from companion.ui.views.host import JoinCard, PrintCard
-    t = scr.table
-    assert t is not None
-    admin = bool(scr.local.get("admin"))
+def admin_tools(lang: str, code: str, admin: bool, calls: AdminCalls) -> ft.Control:
+    """The host's tools above its panel: the join QR code, the table admin, the display alone."""
+    async def qr(e: Any) -> None:
+        calls.show_qr()
 
     async def toggle(e: Any) -> None:
-        scr.local["admin"] = not admin
-        scr.render(force=True)
-
-    async def qr(e: Any) -> None:
-        join_qr_dialog(scr)
-    tools = ft.Row([
-        kit.button(scr.t("display.join_qr"), qr, primary=False, icon=ft.Icons.QR_CODE),
-        kit.button(scr.t("display.admin_close" if admin else "display.admin"), toggle, primary=admin,
+        calls.toggle_admin()
+    return ft.Row([
+        kit.button(i18n.t(lang, "display.join_qr"), qr, primary=False, icon=ft.Icons.QR_CODE),
+        kit.button(i18n.t(lang, "display.admin_close" if admin else "display.admin"), toggle, primary=admin,
                    icon=ft.Icons.LIST),
-        ft.TextButton(content=scr.t("display.open"), url=f"/display/{t.code}", icon=ft.Icons.ARROW_FORWARD,
+        ft.TextButton(content=i18n.t(lang, "display.open"), url=f"/display/{code}", icon=ft.Icons.ARROW_FORWARD,
                       height=48),
     ], wrap=True, spacing=8, run_spacing=8)
-    side: list[ft.Control] = [controls_live(scr), tools]
-    if admin:
-        side += [JoinCard(scr, scr.lang, scr.server.join_url(t.code), False, tuple(scr.server.other_bases)),
-                 scr.seat_part(host=True),
-                 PrintCard(scr, scr.lang, t.code, t.game_id)]
-    side += scr.undo_card() + scr.host_moves_card()
-    side.append(scr.game_live())
+
+
+def in_play(display: ft.Control, side: list[ft.Control]) -> ft.Control:
+    """The host's screen while a game runs: the display, and beside it the host's panel (`side`)."""
     return ft.Row([
-        ft.Container(content=ft.Column([display_live(scr, host_panel=True)], scroll=ft.ScrollMode.AUTO,
-                                       expand=True), expand=True),
+        ft.Container(content=ft.Column([display], scroll=ft.ScrollMode.AUTO, expand=True), expand=True),
         ft.Container(content=ft.Column(side, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True), width=SIDE),
     ], spacing=16, expand=True, vertical_alignment=ft.CrossAxisAlignment.START)

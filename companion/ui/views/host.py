@@ -48,9 +48,8 @@ def host(scr: Screen) -> list[ft.Control]:
     url = scr.server.join_url(t.code)
     if scr.role == "host" and t.phase == "playing" and t.state is not None:
         # During play the screen is the table's display, the host's panel beside it (issue 18.1).
-        from companion.ui.views.display import host_in_play
         scr.parts.full = True
-        return [host_in_play(scr)]
+        return [scr.host_in_play()]
     if scr.role == "watch":
         out.append(kit.card(ft.Text(scr.t("ui.host.no_key"), size=16), bgcolor=ft.Colors.AMBER_50))
     if t.phase != "ended":

@@ -69,7 +69,7 @@ def seat_moment(ctx: UiContext) -> Moment | None:
 
 def drawn(ctx: UiContext, seen: Seen) -> tuple[tuple[Any, ...], Any]:
     """The moment's props and builder, for the top of a seated phone's game part (`ctx`, the seat's:
-    views/common.game_section) on a screen that has seen `seen` (Screen.seen): a new reveal changes
+    assemble.game_section) on a screen that has seen `seen` (Screen.seen): a new reveal changes
     them, and the game's part is redrawn then."""
     m = seat_moment(ctx) if ctx.table.state is not None and ctx.seat is not None else None
     if seen.moment is UNSEEN:  # the moment there when this screen first drew: not played
