@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import os
 import re
@@ -24,6 +25,9 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
             item.add_marker(pytest.mark.browser)
             if "shots" in getattr(item, "fixturenames", ()):
                 item.add_marker(pytest.mark.screenshots)
+            # one event loop for all browser tests: the session's Chromium (`_chromium_session`)
+            # lives in it (first: the closest asyncio mark decides the loop)
+            item.add_marker(pytest.mark.asyncio(loop_scope="session"), append=False)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -63,49 +67,89 @@ def from_the_internet(url: str) -> bool:
     return False
 
 
-@pytest_asyncio.fixture
-async def browser(chromium: str, request: Any) -> AsyncIterator[Any]:
-    """One Chromium; every context it opens is watched: no screen may ask the internet for anything
-    (the product's offline promise – Flet's client asks a CDN for the Rive runtime unless the
-    page forbids it, see companion/web.py CSP)."""
-    from playwright.async_api import async_playwright
+class _SessionChromium:
+    """Playwright and one Chromium for the whole run (starting them took 1–2 s per test, 5 s and
+    more on a loaded machine); started again if it went away (a crash)."""
 
-    async with async_playwright() as p:
-        b = await p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        asked: dict[Any, str] = {}  # requests to the internet the browser did not refuse itself
-        new_context = b.new_context
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.pw: Any = None
+        self.browser: Any = None
 
-        own: list[str] = []  # the app's own files the page's policy refused (it would be broken)
+    async def get(self) -> Any:
+        from playwright.async_api import async_playwright
 
-        def refused(r: Any) -> None:
-            if r.failure == "csp":  # stopped by the page's Content-Security-Policy before any lookup
-                if asked.pop(r, None) is None:
-                    own.append(r.url)
+        if self.browser is not None and self.browser.is_connected():
+            return self.browser
+        await self.close()
+        self.pw = await async_playwright().start()
+        self.browser = await self.pw.chromium.launch(executable_path=self.path, args=CHROMIUM_ARGS)
+        return self.browser
 
-        async def watched_context(*args: Any, **kwargs: Any) -> Any:
-            ctx = await new_context(*args, **kwargs)
-            ctx.on("request", lambda r: asked.update({r: r.url}) if from_the_internet(r.url) else None)
-            ctx.on("requestfailed", refused)
-            return ctx
-        b.new_context = watched_context  # type: ignore[method-assign]
-        ok = False
-        try:
-            yield b
-            assert not asked, f"screens asked the internet for: {sorted(set(asked.values()))}"
-            assert not own, f"the page's Content-Security-Policy refused: {sorted(set(own))}"
-            ok = not failed(request.node)
-        finally:
-            if not ok:  # last look at every screen of a failed test, for diagnosing it (not part of docs/)
-                out = Path(os.environ.get("COMPANION_LAST_SCREENS", "/tmp/companion-last-screens"))
-                out = out / re.sub(r"[^\w.-]+", "_", request.node.name)
-                out.mkdir(parents=True, exist_ok=True)
-                for i, ctx in enumerate(b.contexts):
-                    for j, pg in enumerate(ctx.pages):
-                        try:
-                            await pg.screenshot(path=str(out / f"ctx{i}-page{j}.png"), timeout=5000)
-                        except Exception:
-                            pass
-            await b.close()
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            if self.browser is not None:
+                await self.browser.close()
+        with contextlib.suppress(Exception):
+            if self.pw is not None:
+                await self.pw.stop()
+        self.pw = self.browser = None
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def _chromium_session(chromium: str) -> AsyncIterator[_SessionChromium]:
+    session = _SessionChromium(chromium)
+    try:
+        yield session
+    finally:
+        await session.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(_chromium_session: _SessionChromium, request: Any) -> AsyncIterator[Any]:
+    """The run's Chromium, as a test's own: every context the test opens is watched – no screen may
+    ask the internet for anything (the product's offline promise – Flet's client asks a CDN for the
+    Rive runtime unless the page forbids it, see companion/web.py CSP) – and closed when the test
+    ends, so each test starts with no context open (contexts share no storage, cookies or cache)."""
+    b = await _chromium_session.get()
+    asked: dict[Any, str] = {}  # requests to the internet the browser did not refuse itself
+    own: list[str] = []  # the app's own files the page's policy refused (it would be broken)
+    mine: list[Any] = []  # the contexts this test opened
+    new_context = type(b).new_context.__get__(b)
+
+    def refused(r: Any) -> None:
+        if r.failure == "csp":  # stopped by the page's Content-Security-Policy before any lookup
+            if asked.pop(r, None) is None:
+                own.append(r.url)
+
+    async def watched_context(*args: Any, **kwargs: Any) -> Any:
+        ctx = await new_context(*args, **kwargs)
+        mine.append(ctx)
+        ctx.on("request", lambda r: asked.update({r: r.url}) if from_the_internet(r.url) else None)
+        ctx.on("requestfailed", refused)
+        return ctx
+    b.new_context = watched_context  # type: ignore[method-assign]
+    ok = False
+    try:
+        yield b
+        assert not asked, f"screens asked the internet for: {sorted(set(asked.values()))}"
+        assert not own, f"the page's Content-Security-Policy refused: {sorted(set(own))}"
+        ok = not failed(request.node)
+    finally:
+        del b.new_context  # (the class's again, for the next test)
+        if not ok:  # last look at every screen of a failed test, for diagnosing it (not part of docs/)
+            out = Path(os.environ.get("COMPANION_LAST_SCREENS", "/tmp/companion-last-screens"))
+            out = out / re.sub(r"[^\w.-]+", "_", request.node.name)
+            out.mkdir(parents=True, exist_ok=True)
+            for i, ctx in enumerate(b.contexts):
+                for j, pg in enumerate(ctx.pages):
+                    try:
+                        await pg.screenshot(path=str(out / f"ctx{i}-page{j}.png"), timeout=5000)
+                    except Exception:
+                        pass
+        for ctx in [*mine, *b.contexts]:  # (b.contexts: any opened around the watch)
+            with contextlib.suppress(Exception):
+                await ctx.close()
 
 
 @pytest.fixture
@@ -128,7 +172,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest_asyncio.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def engine(request: Any) -> AsyncIterator[Any]:
     """The engine a test is parametrised with (`@pytest.mark.parametrize("engine_name", ENGINES)`,
     tests/browser/engines.py): started for the test, skipped with the reason when it cannot run

@@ -122,7 +122,7 @@ class Watch:
         return text
 
 
-@pytest_asyncio.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def device_engine(engine_name: str) -> AsyncIterator[Engine | None]:
     """The engine the shared device runs in: None for Chromium (a context of the test's browser,
     as the host and the phones), else started for the test like conftest's `engine` fixture."""
