@@ -14,8 +14,10 @@ from companion import i18n
 from companion.ui import kit
 from companion.ui.views import common as C
 from companion.ui.views import display as D
+from companion.ui.views import host as H
 from companion.ui.views import phone as P
 from companion.ui.views import seats as S
+from companion.ui.views import spectator as S_
 from tests import ui_harness as U
 
 
@@ -273,3 +275,76 @@ def test_the_join_code_dialog_lobby_and_refusal() -> None:
     assert lobby[0].value == "The game starts soon" and lobby[-1] is seats
     assert "ABCD" in U.texts(lobby) and "http://10.0.0.2:8550/t/ABCD" in U.texts(lobby)
     assert "belongs to the host" in U.text(D.denied("en"))
+
+
+# ---------- views/host.py, views/spectator.py ----------
+
+class HostRecorder(Recorder):
+    def __init__(self, words: str | None = None, note: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self.words, self.note = words, note
+        self.dialogs: list[Any] = []
+        self.closed = 0
+        self.taps: list[str] = []
+
+    async def another(self, e: Any) -> None:
+        self.taps.append("another")
+
+    async def device(self, e: Any) -> None:
+        self.taps.append("device")
+
+    def host_calls(self) -> H.HostCalls:
+        def close() -> None:
+            self.closed += 1
+        return H.HostCalls(self.request, self.confirm, self.dialogs.append, close, lambda: self.words,
+                           lambda: self.note, lambda note: f"takes back {note['msgs']}", self.another, self.device)
+
+
+async def test_the_hosts_buttons_follow_the_phase_and_ask_first() -> None:
+    rec = HostRecorder()
+    lobby = H.host_controls("en", "lobby", False, False, rec.host_calls())
+    assert list(U.buttons(lobby)) == ["Start", "Host on another device"]
+    await U.buttons(lobby)["Start"].on_click(None)
+    await U.buttons(lobby)["Host on another device"].on_click(None)
+    assert rec.sent == [{"op": "start"}] and rec.taps == ["another"]
+
+    rec = HostRecorder(words="No choice yet (counts as none): Cy.", note={"msgs": ["x"]})
+    play = H.host_controls("en", "playing", True, True, rec.host_calls())
+    assert list(U.buttons(play)) == ["Reveal now", "End the table", "Undo last action", "Host on another device",
+                                     "Open the shared device"]
+    await U.buttons(play)["Reveal now"].on_click(None)  # a seat has not locked: asked first
+    assert rec.sent == [] and rec.asked[0] == ("Reveal before everyone has locked?",
+                                               "No choice yet (counts as none): Cy.", "Reveal anyway")
+    await rec.yes[0]()
+    assert rec.sent == [{"op": "host_act", "action": {"type": "reveal"}}]
+    await U.buttons(play)["Undo last action"].on_click(None)
+    assert rec.asked[1][:2] == ("Undo?", "takes back ['x']")
+    await rec.yes[1]()
+    await U.buttons(play)["End the table"].on_click(None)
+    (dlg,) = rec.dialogs
+    assert U.text(dlg.title) == "End this table for everyone?"
+    await dlg.actions[1].on_click(None)
+    assert rec.sent[1:] == [{"op": "undo"}, {"op": "end"}] and rec.closed == 1
+    await U.buttons(play)["Open the shared device"].on_click(None)
+    assert rec.taps == ["device"]
+
+    rec = HostRecorder(words=None, note=None)  # every seat locked; nothing to undo: straight to the table
+    play = H.host_controls("en", "playing", True, False, rec.host_calls())
+    await U.buttons(play)["Reveal now"].on_click(None)
+    await U.buttons(play)["Undo last action"].on_click(None)
+    assert rec.asked == [] and rec.sent == [{"op": "host_act", "action": {"type": "reveal"}}, {"op": "undo"}]
+    assert list(U.buttons(H.host_controls("en", "ended", False, True, rec.host_calls()))) == ["Undo last action"]
+
+
+def test_the_join_card_print_card_and_reveal_words_from_plain_values() -> None:
+    card = U.texts(H.join_card("en", "ABCD", "http://10.0.0.2:8550/t/ABCD", True, ("http://192.168.1.5:8550",)))
+    assert "ABCD" in card and "http://10.0.0.2:8550/t/ABCD" in card
+    assert "If that does not work: http://192.168.1.5:8550/t/ABCD" in card
+    links = {c.content: c.url for c in U.controls_of(H.print_card("de", "ABCD", "lutetia"))
+             if isinstance(c, ft.OutlinedButton)}
+    assert links[i18n.t("de", "ui.print.join_card", paper="A4")] == "/join-card/ABCD.pdf?paper=a4&lang=de"
+    assert links[i18n.t("de", "ui.print.cards", paper="LETTER")] == "/print/lutetia-letter.pdf?lang=de"
+    t = U.started_table("sealed_vote", ["Ann", "Bob", "Cy"])
+    assert H.can_reveal(None) is False and H.early_reveal_words(None, "en") is None
+    assert H.early_reveal_words(t, "en") == "No choice yet (counts as none): Ann, Bob, Cy."
+    assert U.texts(S_.spectating_note("en")) == ["You are watching. The host can give you a seat."]

@@ -35,11 +35,9 @@ from companion.ui.session import RELOAD, TICKET_SECONDS, Server, Session  # noqa
 from companion.ui.sessions import delete_now
 from companion.ui.views import history as _history
 from companion.ui.views import home as _home
-from companion.ui.views import host as _host
 from companion.ui.views import join as _join
 from companion.ui.views import moment as _moment
 from companion.ui.views import shared as _shared
-from companion.ui.views import spectator as _spectator
 from companion.ui.views.common import undo_words  # noqa: F401 (re-exported)
 from companion.ui.views.host import qr_base64, qr_png  # noqa: F401 (re-exported)
 from companion.ui.views.seats import SeatSection  # noqa: F401 (re-exported)
@@ -212,17 +210,17 @@ class Screen(Session):
     old_tables = _home.old_tables
     join_box = _home.join_box
     create_form = _home.create_form
-    host = _host.host
-    can_reveal = _host.can_reveal
-    host_controls = _host.host_controls
-    show_host_link = _host.show_host_link
+    host = _assemble.host
+    can_reveal = _assemble.can_reveal
+    host_controls = _assemble.host_controls
+    show_host_link = _assemble.show_host_link
     host_in_play = _assemble.host_in_play
     submitted_sets = _assemble.submitted_sets
     seat_section = _assemble.seat_section
     seat_part = _assemble.seat_part
     phone = _assemble.phone
     leave_seat = _assemble.leave_seat
-    spectator = _spectator.spectator
+    spectator = _assemble.spectator
     typed_name = _join.typed_name
     join_name_field = _join.join_name_field
     join_screen = _join.join_screen
