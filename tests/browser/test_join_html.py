@@ -159,4 +159,12 @@ async def test_a_seated_phones_return_visit_shows_its_seat_before_flutter(browse
     await ph.wait_for_selector("#tc-join", state="detached", timeout=60_000)
     await enable_semantics(ph)
     await see(ph, "Du bist Person 3")
+    # ---- the seat given back on Flutter's screen: the cookie goes with the stored token
+    await tap(ph, "Nicht Person 3? Anderen Platz wählen")
+    await see(ph, "Willkommen am Tisch")
+    for _ in range(100):
+        if not [c for c in await ctx.cookies() if c["name"] == "tc_seat"]:
+            break
+        await asyncio.sleep(0.1)
+    assert not [c for c in await ctx.cookies() if c["name"] == "tc_seat"]
     await ctx.close()
