@@ -4,7 +4,8 @@ import contextlib
 import ipaddress
 import os
 import re
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -152,14 +153,84 @@ async def browser(_chromium_session: _SessionChromium, request: Any) -> AsyncIte
                 await ctx.close()
 
 
+class _Spare:
+    """The next test's server, started in the background while a test runs (a start is 1–3 s of
+    the test's wall time otherwise): each test still gets a fresh server on an empty data folder of
+    its own, started with the same environment."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.n = 0
+        self.next: tuple[ServerProcess, threading.Thread, list[BaseException]] | None = None
+        self.stopping: list[threading.Thread] = []
+
+    def _folder(self, name: str) -> Path:
+        """A test's folder (its server's log) and the data folder in it, not made yet (as tmp_path / "data")."""
+        (self.base / name).mkdir()
+        return self.base / name / "data"
+
+    def _start_next(self) -> None:
+        self.n += 1
+        s = ServerProcess(self._folder(f"server{self.n}"))
+        errors: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                s.start()
+            except BaseException as e:  # (raised in the test that takes it)
+                errors.append(e)
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        self.next = (s, t, errors)
+
+    def take(self) -> ServerProcess:
+        if self.next is None:
+            self._start_next()
+        assert self.next is not None
+        s, t, errors = self.next
+        self.next = None
+        t.join()
+        if errors:
+            s.stop()
+            raise errors[0]
+        if s.proc is None or s.proc.poll() is not None:  # (it went away while it waited: a fresh one)
+            s = ServerProcess(self._folder(f"server{self.n}b"))
+            s.start()
+        self._start_next()
+        return s
+
+    def give_back(self, s: ServerProcess) -> None:
+        """Stopped in the background (a stop waits for the process to end)."""
+        t = threading.Thread(target=s.stop, daemon=True)
+        t.start()
+        self.stopping = [x for x in self.stopping if x.is_alive()] + [t]
+
+    def close(self) -> None:
+        if self.next is not None:
+            s, t, _ = self.next
+            t.join()
+            s.stop()
+        for t in self.stopping:
+            t.join()
+
+
+@pytest.fixture(scope="session")
+def _spare_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Spare]:
+    spare = _Spare(tmp_path_factory.mktemp("servers"))
+    try:
+        yield spare
+    finally:
+        spare.close()
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Any:
-    s = ServerProcess(tmp_path / "data")
-    s.start()
+def server(_spare_server: _Spare) -> Iterator[ServerProcess]:
+    """`python -m companion` for the test alone, on an empty data folder."""
+    s = _spare_server.take()
     try:
         yield s
     finally:
-        s.stop()
+        _spare_server.give_back(s)
 
 
 @pytest.fixture(scope="session")
@@ -173,10 +244,11 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def engine(request: Any) -> AsyncIterator[Any]:
+async def engine(request: Any, _shared_engines: None) -> AsyncIterator[Any]:
     """The engine a test is parametrised with (`@pytest.mark.parametrize("engine_name", ENGINES)`,
-    tests/browser/engines.py): started for the test, skipped with the reason when it cannot run
-    here – and a failure in CI, where .ci/run installs all three."""
+    tests/browser/engines.py): started for the test (Firefox: the run's one, shared; each test's
+    phones are closed when it ends), skipped with the reason when it cannot run here – and a
+    failure in CI, where .ci/run installs all three."""
     from tests.browser.engines import engine as start_engine
     from tests.browser.engines import missing
 
@@ -186,5 +258,16 @@ async def engine(request: Any) -> AsyncIterator[Any]:
         if os.environ.get("CI") == "true":
             pytest.fail(f"{name} cannot run in CI: {why} (.ci/run installs it)")
         pytest.skip(f"{name}: {why}")
-    async with start_engine(name) as eng:
+    async with start_engine(name, shared=True) as eng:
         yield eng
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def _shared_engines() -> AsyncIterator[None]:
+    """The engines the tests share (tests/browser/engines.engine(..., shared=True)), stopped at the end."""
+    from tests.browser.engines import close_shared
+
+    try:
+        yield
+    finally:
+        await close_shared()

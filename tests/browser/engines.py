@@ -400,6 +400,9 @@ class _Firefox(Engine):
         self.phones.append(phone)
         return await phone.open(url, app=app)
 
+    def alive(self) -> bool:
+        return self.proc.poll() is None and not self.bidi.reader.done()
+
     async def close(self) -> None:
         with contextlib.suppress(Exception):
             await self.bidi.call("session.end", timeout=10)
@@ -414,12 +417,44 @@ class _Firefox(Engine):
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
+_SHARED: dict[str, Any] = {}  # engine(name, shared=True): one running engine per name, for a whole test run
+
+
 @contextlib.asynccontextmanager
-async def engine(name: str) -> AsyncIterator[Engine]:
-    """A started engine by name (see `missing` for why one cannot start here)."""
-    eng: Any = {"chromium": _Chromium, "webkit": _WebKit, "firefox": _Firefox}[name]()
+async def engine(name: str, shared: bool = False) -> AsyncIterator[Engine]:
+    """A started engine by name (see `missing` for why one cannot start here).
+
+    shared=True (Firefox; the others start as usual): the run's one Firefox, started on first use
+    (again if it went away) and left running for the next test – a start costs seconds. Each phone
+    is a user context of its own as always (own storage, cookies and cache), and the phones opened
+    here are closed when the block ends. Call `close_shared()` at the end of the run, in the same
+    event loop."""
+    if shared and name == "firefox":
+        eng = _SHARED.get(name)
+        if eng is None or not eng.alive():
+            if eng is not None:
+                await eng.close()
+            eng = _Firefox()
+            await eng.start()
+            _SHARED[name] = eng
+        first = len(eng.phones)
+        try:
+            yield eng
+        finally:
+            mine = eng.phones[first:]
+            del eng.phones[first:]
+            await asyncio.gather(*(p.close() for p in mine))
+        return
+    eng = {"chromium": _Chromium, "webkit": _WebKit, "firefox": _Firefox}[name]()
     await eng.start()
     try:
         yield eng
     finally:
         await eng.close()
+
+
+async def close_shared() -> None:
+    """Stop the engines `engine(..., shared=True)` left running."""
+    for eng in list(_SHARED.values()):
+        await eng.close()
+    _SHARED.clear()

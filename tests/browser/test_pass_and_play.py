@@ -12,7 +12,6 @@ while Bob's screen is open lands on the cover. The phones vote, and the reveal c
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -59,7 +58,7 @@ async def covered(page: Any, shots: Any, name: str, public: tuple[str, ...] = ()
     """The device on its cover: nothing private in what it shows; a screenshot to look at.
     `public`: words that are no longer secret (the votes, once the round is revealed)."""
     private = [w for w in PRIVATE if w not in public]
-    await asyncio.sleep(1.5)  # the canvas is painted a moment after the screen reader's text changes
+    await before_picture(1.5)  # the canvas is painted a moment after the screen reader's text changes
     text = await page_text(page)
     leaked = [w for w in private if w in text]
     assert not leaked, (name, leaked, text)
@@ -191,7 +190,7 @@ async def test_the_shared_device_in_webkit_and_firefox(browser: Any, server: Any
     await dev.see("Pass to Ann")
 
     async def cover_ok(name: str) -> None:
-        await asyncio.sleep(1.5)
+        await before_picture(1.5)  # (the picture below: the canvas paints after the text)
         text = await dev.text()
         assert not [w for w in PRIVATE if w in text], (engine_name, name, text)
         (shots / f"pass-and-play-{engine_name}-{name}.png").write_bytes(await dev.screenshot())

@@ -29,6 +29,7 @@ import pytest_asyncio
 from tests.browser.engines import Engine, Phone, _PlaywrightPhone, missing
 from tests.browser.engines import engine as start_engine
 from tests.browser.helpers import (
+    before_picture,
     button,
     create_table,
     eventually,
@@ -108,7 +109,7 @@ class Watch:
             return any(x in text for x in alternatives)
         await self.dev.until(shows, 60, f"the cover showing one of {alternatives}")
         assert "'s screen" not in await self.dev.text(), label
-        await asyncio.sleep(1.5)  # the canvas paints a moment after the screen reader's text changes
+        await before_picture(1.5)  # the canvas paints a moment after the screen reader's text changes
         await self.look_public()
         text = await self.dev.text()
         assert not self.leaks(text), (self.game, label, self.leaks(text), text)
@@ -123,7 +124,7 @@ class Watch:
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def device_engine(engine_name: str) -> AsyncIterator[Engine | None]:
+async def device_engine(engine_name: str, _shared_engines: None) -> AsyncIterator[Engine | None]:
     """The engine the shared device runs in: None for Chromium (a context of the test's browser,
     as the host and the phones), else started for the test like conftest's `engine` fixture."""
     if engine_name == "chromium":
@@ -134,7 +135,7 @@ async def device_engine(engine_name: str) -> AsyncIterator[Engine | None]:
         if os.environ.get("CI") == "true":
             pytest.fail(f"{engine_name} cannot run in CI: {why} (.ci/run installs it)")
         pytest.skip(f"{engine_name}: {why}")
-    async with start_engine(engine_name) as eng:
+    async with start_engine(engine_name, shared=True) as eng:
         yield eng
 
 
