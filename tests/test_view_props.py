@@ -15,6 +15,7 @@ from companion.ui import kit
 from companion.ui.views import common as C
 from companion.ui.views import display as D
 from companion.ui.views import host as H
+from companion.ui.views import join as J
 from companion.ui.views import phone as P
 from companion.ui.views import seats as S
 from companion.ui.views import spectator as S_
@@ -348,3 +349,41 @@ def test_the_join_card_print_card_and_reveal_words_from_plain_values() -> None:
     assert H.can_reveal(None) is False and H.early_reveal_words(None, "en") is None
     assert H.early_reveal_words(t, "en") == "No choice yet (counts as none): Ann, Bob, Cy."
     assert U.texts(S_.spectating_note("en")) == ["You are watching. The host can give you a seat."]
+
+
+# ---------- views/join.py ----------
+
+async def test_the_join_screen_keeps_every_seat_in_its_place() -> None:
+    taps: list[Any] = []
+
+    async def take(i: int, shown: str) -> None:
+        taps.append((i, shown))
+
+    async def watch() -> None:
+        taps.append("watch")
+    calls = J.JoinCalls(take, watch)
+    seats = (J.JoinSeat("Ann", "#1f77b4", taken=True), J.JoinSeat("Bob", "#ff7f0e"),
+             J.JoinSeat("Cy", "#2ca02c", shared=True))
+    name = ft.TextField(label="the name field")
+    out = J.join_screen("en", "lobby", seats, False, name, calls)
+    assert U.texts(out)[0] == "Welcome to the table" and name in out
+    shown = {c.content: c for c in U.controls_of(out) if isinstance(c, ft.FilledButton | ft.OutlinedButton)}
+    assert list(shown) == ["Taken: Ann", "Sit as Bob", "Cy: shared device"]
+    assert shown["Taken: Ann"].disabled and shown["Cy: shared device"].disabled and not shown["Sit as Bob"].disabled
+    await shown["Sit as Bob"].on_click(None)
+    assert taps == [(1, "Bob")]
+    started = J.join_screen("en", "playing", seats, True, name, calls)
+    assert "The game has started." in U.texts(started)
+    assert "The host has given your seat to someone else or freed it." in U.texts(started)
+    await U.buttons(started)["Watch this table"].on_click(None)
+    assert taps[-1] == "watch"
+    full = J.join_screen("en", "lobby", (J.JoinSeat("Ann", "#1f77b4", taken=True),), False, name, calls)
+    assert "Watch this table" in U.buttons(full)
+
+
+def test_the_name_field_says_what_it_drew() -> None:
+    kept: list[str] = []
+    held: list[ft.TextField] = []
+    field = J.JoinName("en", None, J.NameCalls(lambda: "Zoë", kept.append, lambda: None, held.append))
+    assert held == [field] and field.value == "Zoë" and field.label == "Your name"
+    assert U.texts(J.join_error("No table ABCD.", ft.Text("the box")))[-2:] == ["No table ABCD.", "the box"]

@@ -2,7 +2,7 @@
 it needs.
 
 The views under companion/ui/views/ that are functions of what they draw (seats.py, common.py,
-phone.py, display.py, host.py, spectator.py: guarded by tests/test_views_private.py) take plain values, small frozen dataclasses of what they show and a
+phone.py, display.py, host.py, spectator.py, join.py: guarded by tests/test_views_private.py) take plain values, small frozen dataclasses of what they show and a
 `kit.Calls` of the session's callbacks – never the `Screen`. The functions here read the screen (its
 table, seat, language, local choices, slots), build those arguments and place the views in the
 screen's slots; `Screen` takes them as its methods (companion/ui/screens.py)."""
@@ -17,18 +17,21 @@ import flet as ft
 
 from companion import i18n
 from companion.games import screens as game_screens
-from companion.games.base import to_act
+from companion.games.base import RuleError, to_act
+from companion.table.store import StoreError
 from companion.ui import kit, names
 from companion.ui import sound as _sound
 from companion.ui.views import common as _common
 from companion.ui.views import display as _display
 from companion.ui.views import host as _host
+from companion.ui.views import join as _join
 from companion.ui.views import moment as _moment
 from companion.ui.views import phone as _phone
 from companion.ui.views import seats as _seats
 from companion.ui.views import spectator as _spectator
 
 if TYPE_CHECKING:
+    from companion.table.table import Table
     from companion.ui.screens import Screen
 
 
@@ -482,3 +485,69 @@ def spectator(scr: Screen) -> list[ft.Control]:
         out.append(scr.game_live())
     out.append(scr.seat_part(host=False))
     return out
+
+
+# ---------- a phone without a seat (views/join.py) ----------
+
+def typed_name(scr: Screen) -> str | None:
+    """The name in the join screen's field: the control's value (Flet writes a keystroke into
+    it before any handler runs), else what its change handler kept."""
+    typed = scr.join_field.value if scr.join_field is not None else None
+    return (typed or scr.local.get("name") or "").strip() or None
+
+
+def name_calls(scr: Screen) -> _join.NameCalls:
+    def keep(typed: str) -> None:
+        scr.local["name"] = typed
+
+    def drawn(field: ft.TextField) -> None:
+        scr.join_field = field
+    return _join.NameCalls(lambda: scr.local.get("name", ""), keep, lambda: scr.render(force=True), drawn)
+
+
+def join_name_field(scr: Screen) -> ft.Control:
+    return _join.JoinName(scr.lang, names.too_long(scr.lang, scr.local.get("name")), name_calls(scr))
+
+
+async def seat_taken(scr: Screen, code: str, reply: dict[str, Any] | None) -> None:
+    """A seat (or a spectator's place) given: its token kept in this browser and in the address."""
+    if reply and reply.get("token"):
+        scr.token = reply["token"]
+        await scr.save(f"seat:{code}", scr.token)
+        # ... and in the address, which a re-created session still sends (see route()).
+        await scr.go(f"/t/{code}?s={scr.token}")
+
+
+def join_calls(scr: Screen, t: Table) -> _join.JoinCalls:
+    async def take(i: int, shown: str) -> None:
+        try:
+            reply = await t.request("", {"op": "join", "seat": i, "name": scr.typed_name()})
+        except RuleError as ex:
+            key = "ui.phone.just_taken" if ex.key == "tbl.err.seat_taken" else ex.key
+            scr.toast(scr.t(key, **(ex.params if key == ex.key else {"name": shown})), True)
+            return
+        except StoreError:
+            scr.toast(scr.t("ui.err.store"), True)
+            return
+        await seat_taken(scr, t.code, reply)
+
+    async def watch() -> None:
+        await seat_taken(scr, t.code, await scr.request({"op": "spectate", "name": scr.typed_name()}, token=""))
+    return _join.JoinCalls(take, watch)
+
+
+def join_screen(scr: Screen) -> list[ft.Control]:
+    t = scr.table
+    assert t is not None
+    # Its own part: another phone taking a seat redraws the seat buttons, not what is being typed here.
+    name = scr.join_name_field()
+    if scr.finding:
+        return _join.finding(scr.lang)
+    seats = tuple(_join.JoinSeat(s["name"], s["colour"], bool(s.get("token")), bool(s.get("shared")))
+                  for s in t.seats)
+    lost = bool(scr.token) and t.seat_of(scr.token) is None and not t.is_spectator(scr.token)
+    return _join.join_screen(scr.lang, t.phase, seats, lost, name, join_calls(scr, t))
+
+
+def join_error(scr: Screen) -> list[ft.Control]:
+    return _join.join_error(scr.error or "", scr.join_box())

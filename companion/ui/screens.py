@@ -35,7 +35,6 @@ from companion.ui.session import RELOAD, TICKET_SECONDS, Server, Session  # noqa
 from companion.ui.sessions import delete_now
 from companion.ui.views import history as _history
 from companion.ui.views import home as _home
-from companion.ui.views import join as _join
 from companion.ui.views import moment as _moment
 from companion.ui.views import shared as _shared
 from companion.ui.views.common import undo_words  # noqa: F401 (re-exported)
@@ -221,10 +220,10 @@ class Screen(Session):
     phone = _assemble.phone
     leave_seat = _assemble.leave_seat
     spectator = _assemble.spectator
-    typed_name = _join.typed_name
-    join_name_field = _join.join_name_field
-    join_screen = _join.join_screen
-    join_error = _join.join_error
+    typed_name = _assemble.typed_name
+    join_name_field = _assemble.join_name_field
+    join_screen = _assemble.join_screen
+    join_error = _assemble.join_error
 
     # ---------- rendering ----------
     def _signature(self) -> Shown:
