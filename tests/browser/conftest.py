@@ -146,8 +146,9 @@ async def browser(_chromium_session: _SessionChromium, request: Any) -> AsyncIte
                 for j, pg in enumerate(ctx.pages):
                     try:
                         await pg.screenshot(path=str(out / f"ctx{i}-page{j}.png"), timeout=5000)
-                    except Exception:
-                        pass
+                    except Exception as e:  # (a crashed or hung page: say so instead of nothing)
+                        (out / f"ctx{i}-page{j}.txt").write_text(
+                            f"{pg.url}\ncrashed: {getattr(pg, 'crashed', False)}\n{e!r}\n")
         for ctx in [*mine, *b.contexts]:  # (b.contexts: any opened around the watch)
             with contextlib.suppress(Exception):
                 await ctx.close()

@@ -140,6 +140,7 @@ async def enable_semantics(page: Any) -> None:
 async def open_screen(browser: Any, url: str, size: dict[str, int] = PHONE, locale: str = "en-US") -> tuple[Any, Any]:
     ctx = await browser.new_context(viewport=size, locale=locale)
     page = await ctx.new_page()
+    page.on("crash", lambda p: setattr(p, "crashed", True))  # (said by `describe` if a check fails)
     await page.goto(url)
     await enable_semantics(page)
     return ctx, page
@@ -402,8 +403,32 @@ async def join_phones(browser: Any, join_url: str, names: list[str], typed: bool
             await tap(ph, f"Sit as Player {i + 1}")
         else:
             await tap(ph, f"Sit as {name}")
-        await see(ph, "Waiting for the host to start")
+        await seated(ph, name)
     return phones
+
+
+async def seated(ph: Any, name: str, timeout: float = 60_000) -> None:
+    """The phone shows its seat's lobby screen; if not, the failure says what it shows instead
+    (its address, whether the page's HTML join screen is up, what has the focus, the screen's
+    text – or that the page crashed or does not answer)."""
+    try:
+        await see(ph, "Waiting for the host to start", timeout=timeout)
+    except Exception as e:
+        raise AssertionError(f"{name}'s phone did not sit down: {await describe(ph)}") from e
+
+
+async def describe(page: Any) -> str:
+    """What a page shows, for a failure's message."""
+    if getattr(page, "crashed", False):
+        return f"its page crashed ({page.url})"
+    try:
+        state = await asyncio.wait_for(page.evaluate("""() => ({url: location.href,
+            html_join_screen: !!document.getElementById('tc-join'),
+            focus: document.activeElement ? document.activeElement.tagName + '#' + document.activeElement.id : null})"""),
+            10)
+        return f"{state}, screen: {(await asyncio.wait_for(page_text(page), 10))[:600]!r}"
+    except Exception as e:  # noqa: BLE001 - only for the message
+        return f"its page does not answer ({page.url}: {e!r})"
 
 
 async def tall_shot(page: Any, path: Any, width: int, height: int) -> None:
