@@ -18,7 +18,6 @@ from companion.table.store import SQLiteStore
 from companion.ui import boot
 from companion.ui.screens import Server
 from companion.ui.views import history as hv
-from companion.ui.views import rematch as rv
 from tests import ui_harness as U
 from tests.historyplay import finished_table
 
@@ -180,7 +179,7 @@ async def test_play_again_moves_the_phones_to_the_new_table_with_their_seats(tmp
     host = await _open(server, f"/host/{old.code}", HOST, {f"host:{old.code}": old.host_token, "lang": "de"})
     scr = host.screen
     assert scr.role == "host" and old.phase == "ended"
-    card = rv.rematch_part(scr)
+    card = scr.rematch_part()
     assert "Nochmal spielen" in U.buttons(card)
     await U.buttons(card)["Nochmal spielen"].on_click(None)
     dlg = _dialog(host)
@@ -205,7 +204,7 @@ async def test_play_again_moves_the_phones_to_the_new_table_with_their_seats(tmp
     # the finished game stays readable at its old address, and shows the way on
     again = await H.Client(server, f"/t/{old.code}", {f"seat:{old.code}": p.tokens[0], "lang": "en"}).open(pubsub)
     assert again.screen.table is old and again.screen.seat == 0
-    assert "Tisch " + new_code in U.text(rv.rematch_part(scr))
+    assert "Tisch " + new_code in U.text(scr.rematch_part())
     for x in (*phones, host, again):
         x.close()
 

@@ -17,6 +17,7 @@ from companion.ui.views import display as D
 from companion.ui.views import host as H
 from companion.ui.views import join as J
 from companion.ui.views import phone as P
+from companion.ui.views import rematch as R
 from companion.ui.views import seats as S
 from companion.ui.views import spectator as S_
 from tests import ui_harness as U
@@ -387,3 +388,36 @@ def test_the_name_field_says_what_it_drew() -> None:
     field = J.JoinName("en", None, J.NameCalls(lambda: "Zoë", kept.append, lambda: None, held.append))
     assert held == [field] and field.value == "Zoë" and field.label == "Your name"
     assert U.texts(J.join_error("No table ABCD.", ft.Text("the box")))[-2:] == ["No table ABCD.", "the box"]
+
+
+# ---------- views/rematch.py ----------
+
+async def test_play_again_asks_with_the_options_prefilled_and_sends_what_was_chosen() -> None:
+    from companion.games.base import Option
+    taps: list[Any] = []
+
+    async def open_next() -> None:
+        taps.append("open")
+    calls = R.RematchCalls(lambda: taps.append("ask"), open_next)
+    await U.buttons(R.RematchButton("en", "ABCD", calls))["Play again"].on_click(None)
+    done = R.done_card("en", "WXYZ", calls)
+    assert "The next game is at table WXYZ." in U.texts(done)
+    await U.buttons(done)["Open table WXYZ"].on_click(None)
+    assert taps == ["ask", "open"]
+
+    options = [Option("mode", "sv.opt.mode", "choice", "choice", choices=("choice", "number")),
+               Option("min", "sv.opt.min", "int", 0), Option("open", "sv.opt.mode", "bool", False)]
+    played: list[dict[str, Any]] = []
+
+    async def play(chosen: dict[str, Any]) -> None:
+        played.append(chosen)
+    closed: list[int] = []
+    dlg = R.rematch_dialog("en", "sv.name", ["Ann", "Bob"], options, {"mode": "number", "min": 3}, play,
+                           lambda: closed.append(1))
+    assert U.text(dlg.title) == "Play again?" and "Ann, Bob" in U.text(dlg.content)
+    mode = next(c for c in U.controls_of(dlg.content) if isinstance(c, ft.Dropdown))
+    assert mode.value == "number"
+    mode.on_select(type("E", (), {"control": type("C", (), {"value": "choice"})()})())  # the host changes it
+    await dlg.actions[1].on_click(None)
+    assert closed == [1] and played == [{"mode": "choice", "min": 3}]
+    assert R.chosen_options(options, {"mode": "number", "open": True}) == {"mode": "number", "open": True}

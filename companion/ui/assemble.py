@@ -2,7 +2,7 @@
 it needs.
 
 The views under companion/ui/views/ that are functions of what they draw (seats.py, common.py,
-phone.py, display.py, host.py, spectator.py, join.py: guarded by tests/test_views_private.py) take plain values, small frozen dataclasses of what they show and a
+phone.py, display.py, host.py, spectator.py, join.py, rematch.py: guarded by tests/test_views_private.py) take plain values, small frozen dataclasses of what they show and a
 `kit.Calls` of the session's callbacks – never the `Screen`. The functions here read the screen (its
 table, seat, language, local choices, slots), build those arguments and place the views in the
 screen's slots; `Screen` takes them as its methods (companion/ui/screens.py)."""
@@ -18,6 +18,7 @@ import flet as ft
 from companion import i18n
 from companion.games import screens as game_screens
 from companion.games.base import RuleError, to_act
+from companion.table.hub import follow_up
 from companion.table.store import StoreError
 from companion.ui import kit, names
 from companion.ui import sound as _sound
@@ -27,6 +28,7 @@ from companion.ui.views import host as _host
 from companion.ui.views import join as _join
 from companion.ui.views import moment as _moment
 from companion.ui.views import phone as _phone
+from companion.ui.views import rematch as _rematch
 from companion.ui.views import seats as _seats
 from companion.ui.views import spectator as _spectator
 
@@ -422,7 +424,6 @@ def host_controls(scr: Screen) -> ft.Control:
 def host(scr: Screen) -> list[ft.Control]:
     """The host's screen (a watcher's without the key): in play the display and the host's panel,
     else the join card, the seats, the host's buttons, the game, "Play again" and the downloads."""
-    from companion.ui.views.rematch import rematch_part
     t = scr.table
     assert t is not None
     out: list[ft.Control] = []
@@ -439,7 +440,7 @@ def host(scr: Screen) -> list[ft.Control]:
         out.append(scr.seat_part(host=scr.role == "host"))
     if scr.role == "host":
         out.append(_host.HostControls(scr.lang, t.phase, scr.can_reveal(), bool(t.shared_seats()), host_calls(scr)))
-        out += rematch_part(scr)  # "Play again" once the game is over (views/rematch.py)
+        out += scr.rematch_part()  # "Play again" once the game is over (views/rematch.py)
     if t.phase == "lobby":
         out.append(_host.lobby_hint(scr.lang))
     elif t.state is not None:
@@ -551,3 +552,54 @@ def join_screen(scr: Screen) -> list[ft.Control]:
 
 def join_error(scr: Screen) -> list[ft.Control]:
     return _join.join_error(scr.error or "", scr.join_box())
+
+
+# ---------- "Play again" (views/rematch.py) ----------
+
+def rematch_part(scr: Screen) -> list[ft.Control]:
+    """The "Play again" card for the host of a finished table ([] for anyone else)."""
+    t = scr.table
+    if t is None or scr.role != "host" or t.state is None or not (t.phase == "ended" or t.finished()):
+        return []
+    nxt = follow_up(t)
+
+    async def open_next() -> None:
+        new = scr.hub.get(nxt) if nxt else None
+        if nxt and new is not None and scr.token is not None and new.is_host(scr.token):
+            await scr.become_host(nxt, scr.token)
+    calls = _rematch.RematchCalls(lambda: rematch_dialog(scr), open_next)
+    if nxt:
+        return _rematch.done_card(scr.lang, nxt, calls)
+    return [_rematch.RematchButton(scr.lang, t.code, calls)]
+
+
+def rematch_dialog(scr: Screen) -> None:
+    t = scr.table
+    assert t is not None
+    code = t.code
+
+    async def play(options: dict[str, Any]) -> None:
+        await play_again(scr, code, options)
+    dlg = _rematch.rematch_dialog(scr.lang, t.game.NAME, [s["name"] for s in t.seats], t.game.OPTIONS,
+                                  dict(t.options), play, scr.page.pop_dialog)
+    scr.local["rematch:dialog"] = dlg  # (tests read it)
+    try:
+        scr.page.show_dialog(dlg)
+    except RuntimeError:
+        pass
+
+
+async def play_again(scr: Screen, code: str, options: dict[str, Any] | None) -> None:
+    """Start the rematch and open its host screen (the phones follow by themselves)."""
+    t = scr.table
+    if t is None or scr.role != "host" or scr.token is None or not t.is_host(scr.token):
+        return
+    try:
+        new = await scr.hub.rematch_async(code, options)
+    except RuleError as ex:
+        scr.toast(scr.t(ex.key, **ex.params), True)
+        return
+    except StoreError:
+        scr.toast(scr.t("ui.err.store"), True)
+        return
+    await scr.become_host(new.code, new.host_token)

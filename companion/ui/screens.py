@@ -212,6 +212,7 @@ class Screen(Session):
     host = _assemble.host
     can_reveal = _assemble.can_reveal
     host_controls = _assemble.host_controls
+    rematch_part = _assemble.rematch_part
     show_host_link = _assemble.show_host_link
     host_in_play = _assemble.host_in_play
     submitted_sets = _assemble.submitted_sets
