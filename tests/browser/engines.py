@@ -44,6 +44,7 @@ from typing import Any
 from tests.browser.helpers import CHROMIUM_ARGS, PHONE, chromium_path, free_port
 
 ENGINES = ("chromium", "webkit", "firefox")
+POLL = 0.15  # seconds between two looks at a phone (Phone.until); a look is one script call
 WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
 MINIBROWSER = ("/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser", "/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser",
                "/usr/libexec/webkit2gtk-4.1/MiniBrowser")
@@ -145,7 +146,7 @@ class Phone:
                 last = await check()
                 if last:
                     return last
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(POLL)
         raise AssertionError(f"{self.engine}: no {what} within {timeout:.0f}s "
                              f"(screen: {(await self.text())[:400]!r})")
 

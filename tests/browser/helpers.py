@@ -277,7 +277,7 @@ async def read_qr(page: Any) -> str:
     raise AssertionError("no QR code on the host screen")
 
 
-async def eventually(check: Any, timeout: float = 20.0, interval: float = 0.25) -> Any:
+async def eventually(check: Any, timeout: float = 20.0, interval: float = 0.1) -> Any:
     deadline = time.time() + timeout
     last: Any = None
     while time.time() < deadline:

@@ -225,7 +225,7 @@ async def test_lutetia_complete_game_on_three_phones(browser, server, shots):
                     say("host: Move on")
                     await tap(host, "Move on", exact=True)
                     last_action = time.monotonic()
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.1)
         assert time.monotonic() < deadline, f"game not over after {steps} taps: {await page_text(host)}"
     say(f"game over after {steps} taps on the phones")
     for p in players:
