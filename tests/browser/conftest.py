@@ -245,10 +245,10 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def engine(request: Any, _shared_engines: None) -> AsyncIterator[Any]:
+async def engine(request: Any, _shared_engines: None, _chromium_session: _SessionChromium) -> AsyncIterator[Any]:
     """The engine a test is parametrised with (`@pytest.mark.parametrize("engine_name", ENGINES)`,
-    tests/browser/engines.py): started for the test (Firefox: the run's one, shared; each test's
-    phones are closed when it ends), skipped with the reason when it cannot run here – and a
+    tests/browser/engines.py): started for the test (Chromium and Firefox: the run's one, shared;
+    each test's phones are closed when it ends), skipped with the reason when it cannot run here – and a
     failure in CI, where .ci/run installs all three."""
     from tests.browser.engines import engine as start_engine
     from tests.browser.engines import missing
@@ -259,6 +259,15 @@ async def engine(request: Any, _shared_engines: None) -> AsyncIterator[Any]:
         if os.environ.get("CI") == "true":
             pytest.fail(f"{name} cannot run in CI: {why} (.ci/run installs it)")
         pytest.skip(f"{name}: {why}")
+    if name == "chromium":  # the run's Chromium (`browser`): its phones are contexts of their own
+        from tests.browser.engines import _Chromium
+
+        eng = _Chromium.on(await _chromium_session.get())
+        try:
+            yield eng
+        finally:
+            await eng.close()
+        return
     async with start_engine(name, shared=True) as eng:
         yield eng
 

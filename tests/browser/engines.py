@@ -211,21 +211,37 @@ class Engine:
 
 class _Chromium(Engine):
     name = "chromium"
+    _pw: Any = None  # None: a running Chromium lent to it (`on`), not its own
 
     async def start(self) -> None:
         from playwright.async_api import async_playwright
 
         self._pw = await async_playwright().start()
         self.browser = await self._pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        self.contexts: list[Any] = []
+
+    @classmethod
+    def on(cls, browser: Any) -> _Chromium:
+        """Phones as new contexts of a running Chromium (the browser tests' own, conftest.py);
+        `close` closes those contexts and leaves the browser running."""
+        eng = cls()
+        eng.browser, eng.contexts = browser, []
+        return eng
 
     async def open(self, url: str, size: dict[str, int] = PHONE, languages: list[str] | None = None,
                    app: bool = True) -> Phone:
         ctx = await self.browser.new_context(viewport=size, locale="en-US")
+        self.contexts.append(ctx)
         if languages is not None:
             await ctx.add_init_script(_languages_js(languages))
         return await _PlaywrightPhone(ctx, await ctx.new_page()).open(url, app=app)
 
     async def close(self) -> None:
+        if self._pw is None:
+            for ctx in self.contexts:
+                with contextlib.suppress(Exception):
+                    await ctx.close()
+            return
         await self.browser.close()
         await self._pw.stop()
 
