@@ -106,6 +106,24 @@ async def _chromium_session(chromium: str) -> AsyncIterator[_SessionChromium]:
         await session.close()
 
 
+async def last_look(b: Any, node: Any) -> None:
+    """A picture of every screen of a failed test, for diagnosing it (not part of docs/) – once:
+    the `server` fixture takes it before its server stops (after, every screen shows Flet's
+    "Working..." while it reconnects), else the `browser` fixture as the test ends."""
+    if node.__dict__.get("last_look_taken"):
+        return
+    node.__dict__["last_look_taken"] = True
+    out = Path(os.environ.get("COMPANION_LAST_SCREENS", "/tmp/companion-last-screens"))
+    out = out / re.sub(r"[^\w.-]+", "_", node.name)
+    out.mkdir(parents=True, exist_ok=True)
+    for i, ctx in enumerate(b.contexts):
+        for j, pg in enumerate(ctx.pages):
+            try:
+                await pg.screenshot(path=str(out / f"ctx{i}-page{j}.png"), timeout=5000)
+            except Exception as e:  # (a crashed or hung page: say so instead of nothing)
+                (out / f"ctx{i}-page{j}.txt").write_text(f"{pg.url}\ncrashed: {getattr(pg, 'crashed', False)}\n{e!r}\n")
+
+
 @pytest_asyncio.fixture(loop_scope="session")
 async def browser(_chromium_session: _SessionChromium, request: Any) -> AsyncIterator[Any]:
     """The run's Chromium, as a test's own: every context the test opens is watched – no screen may
@@ -138,17 +156,8 @@ async def browser(_chromium_session: _SessionChromium, request: Any) -> AsyncIte
         ok = not failed(request.node)
     finally:
         del b.new_context  # (the class's again, for the next test)
-        if not ok:  # last look at every screen of a failed test, for diagnosing it (not part of docs/)
-            out = Path(os.environ.get("COMPANION_LAST_SCREENS", "/tmp/companion-last-screens"))
-            out = out / re.sub(r"[^\w.-]+", "_", request.node.name)
-            out.mkdir(parents=True, exist_ok=True)
-            for i, ctx in enumerate(b.contexts):
-                for j, pg in enumerate(ctx.pages):
-                    try:
-                        await pg.screenshot(path=str(out / f"ctx{i}-page{j}.png"), timeout=5000)
-                    except Exception as e:  # (a crashed or hung page: say so instead of nothing)
-                        (out / f"ctx{i}-page{j}.txt").write_text(
-                            f"{pg.url}\ncrashed: {getattr(pg, 'crashed', False)}\n{e!r}\n")
+        if not ok:
+            await last_look(b, request.node)
         for ctx in [*mine, *b.contexts]:  # (b.contexts: any opened around the watch)
             with contextlib.suppress(Exception):
                 await ctx.close()
@@ -224,13 +233,17 @@ def _spare_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Spare]:
         spare.close()
 
 
-@pytest.fixture
-def server(_spare_server: _Spare) -> Iterator[ServerProcess]:
+@pytest_asyncio.fixture(loop_scope="session")
+async def server(_spare_server: _Spare, request: Any) -> AsyncIterator[ServerProcess]:
     """`python -m companion` for the test alone, on an empty data folder."""
     s = _spare_server.take()
     try:
         yield s
     finally:
+        b = request.node.funcargs.get("browser")
+        if b is not None and failed(request.node):  # (the screens as they were, the server still up)
+            with contextlib.suppress(Exception):
+                await last_look(b, request.node)
         _spare_server.give_back(s)
 
 
