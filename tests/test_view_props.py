@@ -14,6 +14,7 @@ from companion import i18n
 from companion.ui import kit
 from companion.ui.views import common as C
 from companion.ui.views import display as D
+from companion.ui.views import home as HM
 from companion.ui.views import host as H
 from companion.ui.views import join as J
 from companion.ui.views import phone as P
@@ -421,3 +422,78 @@ async def test_play_again_asks_with_the_options_prefilled_and_sends_what_was_cho
     await dlg.actions[1].on_click(None)
     assert closed == [1] and played == [{"mode": "choice", "min": 3}]
     assert R.chosen_options(options, {"mode": "number", "open": True}) == {"mode": "number", "open": True}
+
+
+# ---------- views/home.py ----------
+
+class HomeRecorder(Recorder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.went: list[str] = []
+        self.opened: list[str] = []
+        self.deleted: list[str] = []
+        self.form: list[tuple[Any, ...]] = []
+
+    async def go(self, url: str) -> None:
+        self.went.append(url)
+
+    async def open_host(self, code: str) -> None:
+        self.opened.append(code)
+
+    async def delete(self, code: str) -> None:
+        self.deleted.append(code)
+
+    def home_calls(self) -> HM.HomeCalls:
+        return HM.HomeCalls(self.go, self.open_host, self.confirm, self.delete)
+
+    def form_calls(self) -> HM.FormCalls:
+        async def pick(*a: Any) -> None:
+            self.form.append(("pick", *a))
+
+        async def create() -> None:
+            self.form.append(("create",))
+        return HM.FormCalls(lambda g: pick("game", g), lambda n: pick("n", n),
+                            lambda i, s: self.form.append(("name", i, s)), lambda i: self.form.append(("colour", i)),
+                            lambda i, on: self.form.append(("shared", i, on)),
+                            lambda n, v, again: self.form.append(("option", n, v, again)), lambda: None, create)
+
+
+async def test_join_by_code_and_the_tables_lists() -> None:
+    rec = HomeRecorder()
+    box = HM.join_box("en", rec.home_calls())
+    (field,) = [c for c in U.controls_of(box) if isinstance(c, ft.TextField)]
+    field.value = " abcd"
+    await U.buttons(box)["Join"].on_click(None)
+    assert rec.went == ["/t/ABCD"]
+    rows = (HM.TableRow("ABCD", "Sealed vote", "ended"),)
+    opened = HM.open_tables("en", rows, rec.home_calls())
+    assert "ABCD · Sealed vote · ended" in U.texts(opened)
+    await U.buttons(opened)["Host screen"].on_click(None)
+    old = HM.old_tables("en", rows, rec.home_calls())
+    await U.buttons(old)["Delete"].on_click(None)
+    assert rec.asked[0][0] == "Delete table ABCD?" and rec.deleted == []
+    await rec.yes[0]()
+    assert rec.opened == ["ABCD"] and rec.deleted == ["ABCD"]
+    assert HM.open_tables("en", (), rec.home_calls()) == [] and HM.old_tables("en", (), rec.home_calls()) == []
+    assert U.texts(HM.head("en", "The data folder is read-only.", ["Table X is damaged."])) == [
+        "Tabletop Companion", "The data folder is read-only.", "Table X is damaged."]
+
+
+async def test_the_create_form_draws_its_choices_and_hands_each_tap_over() -> None:
+    from companion.games.base import Option
+    from companion.table.table import COLOURS
+    rec = HomeRecorder()
+    form = HM.Form((("sealed_vote", "sv.name"), ("quovadis", "qv.name")), "sealed_vote", (2, 3, 4), 3,
+                   ("Ann", "", "Cy", "", "", "", "", ""), tuple(COLOURS[:8]), (False, True, False) + (False,) * 5,
+                   (Option("mode", "sv.opt.mode", "choice", "choice", choices=("choice", "number")),
+                    Option("min", "sv.opt.min", "int", 0)), (("min", "5"),))
+    drawn = HM.create_form("en", form, rec.form_calls())
+    fields = [c for c in U.controls_of(drawn) if isinstance(c, ft.TextField)]
+    assert [f.value for f in fields] == ["Ann", "", "Cy", "5"]  # three seats' names, then the option
+    boxes = [c for c in U.controls_of(drawn) if isinstance(c, ft.Checkbox)]
+    assert [b.value for b in boxes] == [False, True, False] and boxes[0].label == "Shared device"
+    await boxes[2].on_change(type("E", (), {"control": type("C", (), {"value": True})()})())
+    await U.buttons(drawn)["4"].on_click(None)
+    await U.buttons(drawn)["Create table"].on_click(None)
+    assert rec.form == [("shared", 2, True), ("pick", "n", 4), ("create",)]
+    assert HM.next_colour(COLOURS[0]) == COLOURS[1] and HM.next_colour("#123456") == COLOURS[0]

@@ -34,7 +34,6 @@ from companion.ui.kit import UiContext
 from companion.ui.session import RELOAD, TICKET_SECONDS, Server, Session  # noqa: F401 (re-exported)
 from companion.ui.sessions import delete_now
 from companion.ui.views import history as _history
-from companion.ui.views import home as _home
 from companion.ui.views import moment as _moment
 from companion.ui.views import shared as _shared
 from companion.ui.views.common import undo_words  # noqa: F401 (re-exported)
@@ -205,10 +204,10 @@ class Screen(Session):
     undo_words = _assemble.undo_words_of
     undo_card = _assemble.undo_card
     confirm = _assemble.confirm
-    home = _home.home
-    old_tables = _home.old_tables
-    join_box = _home.join_box
-    create_form = _home.create_form
+    home = _assemble.home
+    old_tables = _assemble.old_tables
+    join_box = _assemble.join_box
+    create_form = _assemble.create_form
     host = _assemble.host
     can_reveal = _assemble.can_reveal
     host_controls = _assemble.host_controls
