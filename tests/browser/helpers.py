@@ -301,6 +301,22 @@ async def fill(page: Any, label: str, value: str) -> None:
     raise AssertionError(f"could not type {value!r} into {label!r}")
 
 
+async def fill_all(page: Any, values: dict[str, str]) -> None:
+    """`fill` for several fields (label: value): each typed, then – after one settle for all, not
+    one per field – every field checked, and those that lost their value (a keystroke racing a
+    re-render, also one that came while the next field was typed) typed again."""
+    todo = dict(values)
+    for _ in range(4):
+        for label, value in todo.items():
+            await type_into(page, label, value)
+        await asyncio.sleep(0.3)
+        todo = {label: value for label, value in values.items()
+                if await page.get_by_role("textbox", name=label).first.input_value() != value}
+        if not todo:
+            return
+    raise AssertionError(f"could not type {todo!r}")
+
+
 async def text_with(page: Any, needle: str) -> str | bool:
     """The page's text if it contains `needle`, else False (for `eventually`)."""
     text = await page_text(page)
@@ -351,10 +367,8 @@ async def create_table(browser: Any, server: Any, game: str | None = None, seats
             state="detached", timeout=60_000)
     for option in choices or []:
         await tap(host, option)
-    for i, name in enumerate(names or []):
-        await fill(host, f"Player {i + 1} (optional)", name)
-    for label, value in (fields or {}).items():
-        await fill(host, label, value)
+    await fill_all(host, {**{f"Player {i + 1} (optional)": name for i, name in enumerate(names or [])},
+                          **(fields or {})})
     if shared:
         boxes = host.get_by_role("checkbox", name="Shared device")
         for i in shared:

@@ -23,7 +23,7 @@ from tests.browser.helpers import (
     create_table,
     enable_semantics,
     eventually,
-    fill,
+    fill_all,
     host_page_opened,
     join_phones,
     open_screen,
@@ -70,8 +70,7 @@ async def covered(page: Any, shots: Any, name: str, public: tuple[str, ...] = ()
 async def test_two_phones_and_two_shared_seats_vote(browser: Any, server: Any, shots: Any) -> None:
     host_ctx, host = await open_screen(browser, server.base + "/", HOST)
     await see(host, "Create table")
-    for i, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
-        await fill(host, f"Player {i + 1} (optional)", name)
+    await fill_all(host, {f"Player {i + 1} (optional)": name for i, name in enumerate(["Ann", "Bob", "Cy", "Di"])})
     boxes = host.get_by_role("checkbox", name="Shared device")
     await boxes.nth(0).click()
     await boxes.nth(1).click()
