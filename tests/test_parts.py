@@ -32,7 +32,7 @@ from companion.ui.views import moment as M
 
 def name_of(props: Any) -> str:
     """The name of a slot's props ("name", ...): the game's part ("phone", "public":
-    companion/ui/assemble.py), the seat list ("seat list"); a seat's row is its props' class
+    companion/ui/assemble/), the seat list ("seat list"); a seat's row is its props' class
     (seats.SeatRow: companion/ui/views/seats.py)."""
     return str(props[0]) if isinstance(props, tuple) else type(props).__name__
 

@@ -132,7 +132,7 @@ class Handlers:
 
 
 class Calls:
-    """What a view does on a tap, handed to it by the screen (companion/ui/assemble.py): the session's
+    """What a view does on a tap, handed to it by the screen (companion/ui/assemble/): the session's
     callbacks (send a request, ask before it, redraw…) as one prop. Like Handlers it is always equal
     to another Calls of its class – it never redraws a part, and a view draws nothing from it (what
     it shows is in its other props). Subclass it as `@dataclass(frozen=True, eq=False)` with the

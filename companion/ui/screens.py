@@ -196,7 +196,7 @@ class Screen(Session):
                          self.role == "host", self.toast, self.local, self.redraw)
 
     # ---------- the views (companion/ui/views/): functions of the screen, or of what they draw as
-    # the screen's side builds it (companion/ui/assemble.py) ----------
+    # the screen's side builds it (companion/ui/assemble/) ----------
     top_bar = _assemble.top_bar
     game_section = _assemble.game_section
     game_live = _assemble.game_live

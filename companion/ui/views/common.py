@@ -1,5 +1,5 @@
 """Parts of every screen: the top bar, what the host undid or moved, confirmations – functions of
-what they draw (the screen's side, companion/ui/assemble.py, builds their arguments and places the
+what they draw (the screen's side, companion/ui/assemble/, builds their arguments and places the
 game's part)."""
 
 from __future__ import annotations

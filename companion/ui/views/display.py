@@ -17,7 +17,7 @@ A game without that module (`display=None`) gets the seat chips and its last log
 
 Functions of what they draw (the public view as a UiContext without a seat, the width, plain
 values, an `AdminCalls` of the host's callbacks), never of the Screen: the screen's side
-(companion/ui/assemble.py: display_page, host_in_play, the display's and the host's buttons'
+(companion/ui/assemble/: display_page, host_in_play, the display's and the host's buttons'
 slots) builds their arguments.
 """
 

@@ -2,7 +2,7 @@
 
 Functions of what they draw – plain values, the create form's choices (`Form`), the tables as
 `TableRow`s – and of the session's callbacks (`HomeCalls`, `FormCalls`), not of the Screen: the
-screen's side (companion/ui/assemble.py: home, create_form, old_tables) builds them and keeps the
+screen's side (companion/ui/assemble/: home, create_form, old_tables) builds them and keeps the
 form's choices."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The host's screen (and a watcher's without the key): join card, seats, controls, the game, downloads.
 
 Functions of what they draw – plain values and a `HostCalls` of the session's callbacks – not of the
-Screen: the screen's side (companion/ui/assemble.py: host, show_host_link) puts them together with
+Screen: the screen's side (companion/ui/assemble/: host, show_host_link) puts them together with
 the seat list, the game's part and "Play again"."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Functions of what they draw – `JoinSeat`s of the table's seats, plain values and the session's
 callbacks (`JoinCalls`, `NameCalls`) – not of the Screen: the screen's side
-(companion/ui/assemble.py: join_screen, take_seat, typed_name) builds them."""
+(companion/ui/assemble/: join_screen, take_seat, typed_name) builds them."""
 
 from __future__ import annotations
 

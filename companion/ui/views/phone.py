@@ -1,7 +1,7 @@
 """A seated phone: its seat, rename and "not me" before the start, then its own game screen.
 
 Functions of what they draw and of a `PhoneCalls` of the session's callbacks; the screen's side
-(companion/ui/assemble.py: phone, turn_part) puts them together with the game's part and the seat list."""
+(companion/ui/assemble/: phone, turn_part) puts them together with the game's part and the seat list."""
 
 from __future__ import annotations
 

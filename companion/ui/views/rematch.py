@@ -8,7 +8,7 @@ phone of this one follows (Session._changed: `follow_up(table)`). Once a rematch
 table's host screen shows the way to it instead.
 
 Functions of what they draw (the language, codes, the game's options and their values) and of a
-`RematchCalls`; the screen's side (companion/ui/assemble.py: rematch_part, rematch_dialog,
+`RematchCalls`; the screen's side (companion/ui/assemble/: rematch_part, rematch_dialog,
 play_again) builds them.
 """
 

@@ -1,7 +1,7 @@
 """The seat list, every row its own part (a choice, a lock, a phone waking redraws one row).
 
 A function of what it draws: each row's props (`SeatRow`), the list's around them (`SeatList`) and
-the session's callbacks (`SeatCalls`) – the screen builds them (companion/ui/assemble.py,
+the session's callbacks (`SeatCalls`) – the screen builds them (companion/ui/assemble/,
 seat_section) and never hands itself over."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A spectator's phone: the public game screen and the seats (companion/ui/assemble.py spectator puts
+"""A spectator's phone: the public game screen and the seats (companion/ui/assemble/ spectator puts
 them together under this note)."""
 
 from __future__ import annotations
