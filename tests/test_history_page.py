@@ -5,7 +5,6 @@ page (content, the host's computer only, rename / merge / undo through its dialo
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from companion import history
 from companion.table.hub import Hub, follow_up
 from companion.table.store import SQLiteStore
 from companion.ui import boot
+from companion.ui.assemble import for_history as ah
 from companion.ui.screens import Server
 from companion.ui.views import history as hv
 from tests import ui_harness as U
@@ -60,11 +60,11 @@ async def test_the_history_page_shows_games_stats_and_chart_on_the_hosts_compute
     scr = c.screen
     assert scr.role == "history"
     for _ in range(100):  # the page reads its data in a worker thread, then draws it
-        if hv.DATA in scr.local:
+        if ah.DATA in scr.local:
             break
         await asyncio.sleep(0.02)
-    assert scr.local[hv.DATA][1]["games"]
-    shown = U.text(hv.history_page(scr))
+    assert scr.local[ah.DATA][1]["games"]
+    shown = U.text(ah.history_page(scr))
     d = history.page_data(hub.store)
     assert "3 games played" in shown and "Wins per player" in shown and "Per player and game" in shown
     assert "Lutèce" in shown and "Quo Vadis" in shown
@@ -75,17 +75,17 @@ async def test_the_history_page_shows_games_stats_and_chart_on_the_hosts_compute
     for s in d["stats"]:
         assert s["player"] in shown
     # "ann" and "Ann" are one person (matched by name): the chart has one bar for her
-    bars = [x for x in U.texts(hv.chart(scr, d)) if x.casefold() == "ann"]
+    bars = [x for x in U.texts(hv.chart(scr.lang, d)) if x.casefold() == "ann"]
     assert bars == ["Ann"]
     # the filter by game
-    await _press(hv.history_page(scr), "Quo Vadis")
-    assert "1 game played" in U.text(hv.history_page(scr))
+    await _press(ah.history_page(scr), "Quo Vadis")
+    assert "1 game played" in U.text(ah.history_page(scr))
     # the home screen of the host's computer links to it
     home = await _open(server, "/", HOST)
     assert "Game history and statistics" in U.buttons(home.screen.home())
     # in German
     await scr.set_lang("de")
-    assert "Siege pro Person" in U.text(hv.history_page(scr))
+    assert "Siege pro Person" in U.text(ah.history_page(scr))
     for x in (c, home):
         x.close()
 
@@ -98,7 +98,7 @@ async def test_the_history_page_is_not_shown_to_a_phone(tmp_path: Path) -> None:
     page = U.text(c.screen.build())
     assert "Wins per player" not in page and "Ann" not in page
     assert "Game history and statistics" not in U.buttons(c.screen.home())
-    assert "Wins per player" not in U.text(hv.history_page(c.screen))  # (even if it were drawn)
+    assert "Wins per player" not in U.text(ah.history_page(c.screen))  # (even if it were drawn)
     c.close()
 
 
@@ -107,7 +107,7 @@ async def test_rename_merge_and_undo_through_the_page(tmp_path: Path) -> None:
     server = Server(hub, "http://companion.test")
     c = await _open(server, "/history", HOST)
     scr = c.screen
-    people = hv.people_card(scr, await hv.ready(scr))
+    people = hv.people_card(scr.lang, await ah.ready(scr), ah.history_calls(scr))
     # rename Cy -> Cyrus: the dialog says what it will do, then does it
     rows = [r for r in U.controls_of(people) if isinstance(r, ft.Row) and U.texts(r)[:1] == ["Cy"]]
     await U.buttons(rows[0])["Rename"].on_click(None)
@@ -118,9 +118,9 @@ async def test_rename_merge_and_undo_through_the_page(tmp_path: Path) -> None:
     await asyncio.sleep(0.05)
     d = history.page_data(hub.store)
     assert "Cyrus" in [p["player"] for p in d["players"]] and "Cy" not in [p["player"] for p in d["players"]]
-    assert "Cy renamed to Cyrus" in U.text(hv.history_page(scr))
+    assert "Cy renamed to Cyrus" in U.text(ah.history_page(scr))
     # merge Annie into Ann: pick who, then a confirmation that says what happens
-    people = hv.people_card(scr, hv.data(scr))  # (read again after the rename)
+    people = hv.people_card(scr.lang, ah.data(scr), ah.history_calls(scr))  # (read again after the rename)
     rows = [r for r in U.controls_of(people) if isinstance(r, ft.Row) and U.texts(r)[:1] == ["Annie"]]
     await U.buttons(rows[0])["Merge"].on_click(None)
     await U.buttons(_dialog(c).content)["Ann"].on_click(None)
@@ -133,7 +133,7 @@ async def test_rename_merge_and_undo_through_the_page(tmp_path: Path) -> None:
     ann = next(p for p in d["players"] if p["player"] == "Ann")
     assert ann["played"] == 3 and "Annie" in ann["names"]
     # undo the merge from the page (asks first)
-    page = hv.history_page(scr)
+    page = ah.history_page(scr)
     undo_rows = [r for r in U.controls_of(page) if isinstance(r, ft.Row) and "Annie merged into Ann" in U.texts(r)]
     await U.buttons(undo_rows[0])["Undo"].on_click(None)
     confirm = _dialog(c)
@@ -154,15 +154,15 @@ async def test_import_through_the_page_says_what_it_did_in_the_hosts_language(tm
     scr = c.screen
     toasts: list[tuple[str, bool]] = []
     scr.toast = lambda m, error=False: toasts.append((m, error))  # type: ignore[method-assign]
-    await hv.ready(scr)
-    await hv.import_bytes(scr, exported.encode())
-    await hv.import_bytes(scr, exported.encode())
-    await hv.import_bytes(scr, b"{not json")
+    await ah.ready(scr)
+    await ah.import_bytes(scr, exported.encode())
+    await ah.import_bytes(scr, exported.encode())
+    await ah.import_bytes(scr, b"{not json")
     assert toasts[0] == (history.t("fr", "hist.imported", n=3, dup=0), False)
     assert toasts[1] == (history.t("fr", "hist.imported", n=0, dup=3), False)
     assert toasts[2][1] and "Nothing" not in toasts[2][0] and toasts[2][0]
     assert len(other.store.history()) == 3
-    assert "3 parties jouées" in U.text(hv.history_page(scr))
+    assert "3 parties jouées" in U.text(ah.history_page(scr))
     c.close()
 
 
@@ -228,14 +228,3 @@ async def test_a_phone_asleep_during_the_rematch_follows_when_it_wakes(tmp_path:
     assert phone.prefs[f"seat:{new.code}"] == p.tokens[1]
     phone.close()
 
-
-def test_export_links_point_at_the_host_only_routes() -> None:
-    class S:
-        lang = "en"
-
-        def t(self, k: str, **kw: Any) -> str:
-            return history.t("en", k, **kw)
-    card = hv.transfer_card(S())  # type: ignore[arg-type]
-    urls = {c.url for c in U.controls_of(card) if getattr(c, "url", None)}
-    assert urls == {"/history/export.csv", "/history/export.json"}
-    assert json.loads(history.export_json([], []))["games"] == []

@@ -14,6 +14,7 @@ from companion import i18n
 from companion.ui import kit
 from companion.ui.views import common as C
 from companion.ui.views import display as D
+from companion.ui.views import history as HI
 from companion.ui.views import home as HM
 from companion.ui.views import host as H
 from companion.ui.views import join as J
@@ -497,3 +498,81 @@ async def test_the_create_form_draws_its_choices_and_hands_each_tap_over() -> No
     await U.buttons(drawn)["Create table"].on_click(None)
     assert rec.form == [("shared", 2, True), ("pick", "n", 4), ("create",)]
     assert HM.next_colour(COLOURS[0]) == COLOURS[1] and HM.next_colour("#123456") == COLOURS[0]
+
+
+class HistoryRecorder(Recorder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.did: list[tuple[Any, ...]] = []
+        self.dialogs: list[ft.AlertDialog] = []
+        self.popped = 0
+
+    def calls(self) -> HI.HistoryCalls:
+        async def rec(*a: Any) -> None:
+            self.did.append(a)
+        return HI.HistoryCalls(lambda url: rec("go", url), lambda g: rec("game", g),
+                               lambda n: self.did.append(("more", n)), lambda a, b: rec("rename", a, b),
+                               lambda a, b: rec("merge", a, b), lambda i: rec("undo", i),
+                               lambda raw: rec("import", raw), self.confirm, self.dialogs.append, self.pop)
+
+    def pop(self) -> None:
+        self.popped += 1
+
+
+def _person(name: str, wins: int, played: int, *names: str) -> dict[str, Any]:
+    return {"player": name, "key": name.casefold(), "wins": wins, "played": played, "names": [name, *names]}
+
+
+HIST = {"games": [{"ended": 1_700_000_000 + i, "game": "lutece", "code": f"G{i:03}",
+                   "players": [{"rank": 1, "name": "Ann", "score": 12.5}, {"rank": 2, "name": "Bob", "score": None}],
+                   "winners": ["Ann"]} for i in range(32)],
+        "stats": [{"player": "Ann", "game": "lutece", "played": 32, "wins": 32, "average": 12.5, "best": 13}],
+        "players": [_person("Ann", 32, 32, "annie"), _person("Bob", 0, 32)],
+        "everyone": [_person("Ann", 32, 32, "annie"), _person("Bob", 0, 32)],
+        "aliases": [{"id": 7, "kind": "merge", "src": "annie", "dst": "Ann"}], "played": ["lutece", "quovadis"]}
+
+
+async def test_the_history_page_draws_the_data_it_is_given() -> None:
+    rec = HistoryRecorder()
+    page = HI.history_page("en", HIST, False, "", 30, rec.calls())
+    shown = U.texts(page)
+    assert "History" in shown and "32 games played" in shown and "Ann (annie)" in shown
+    assert "1. Ann 12.5, 2. Bob" in shown and shown.count("Winner: Ann") == 30  # 30 of 32 games listed
+    assert "32 wins · 32 played" in shown and "annie merged into Ann" in shown
+    urls = {c.url for c in U.controls_of(page) if getattr(c, "url", None)}
+    assert urls == {"/history/export.csv", "/history/export.json"}
+    await U.buttons(page)["Show 2 more"].on_click(None)
+    await U.buttons(page)["Quo Vadis"].on_click(None)
+    await U.buttons(page)["All games"].on_click(None)
+    await U.buttons(page)["Home"].on_click(None)
+    await U.buttons(HI.history_link("en", rec.calls().go))["Game history and statistics"].on_click(None)
+    assert rec.did == [("more", 60), ("game", "quovadis"), ("game", None), ("go", "/"), ("go", "/history")]
+    assert "Show 2 more" not in U.buttons(HI.history_page("en", HIST, False, "lutece", 60, rec.calls()))
+    # while it is read, when it could not be read, and to anyone but the host's computer
+    assert any(isinstance(c, ft.ProgressRing) for c in U.controls_of(HI.history_page("en", None, False, "", 30,
+                                                                                      rec.calls())))
+    assert U.texts(HI.history_page("en", None, True, "", 30, rec.calls())) == [i18n.t("en", "ui.err.store")]
+    assert U.texts(HI.host_only("en")) == [i18n.t("en", "ui.home.host_only")]
+
+
+async def test_rename_merge_and_undo_ask_first_and_hand_over_what_was_chosen() -> None:
+    rec = HistoryRecorder()
+    people = HI.people_card("en", HIST, rec.calls())
+    rows = [r for r in U.controls_of(people) if isinstance(r, ft.Row) and U.texts(r)[:1] == ["Bob"]]
+    await U.buttons(rows[0])["Rename"].on_click(None)
+    dlg = rec.dialogs[-1]
+    assert "Bob is shown with the new name in all of their games (32 games)" in U.text(dlg.content)
+    U.fields(dlg.content)["New name"].value = "Bob"  # unchanged: nothing to do
+    await U.buttons(dlg.actions)["Rename"].on_click(None)
+    U.fields(dlg.content)["New name"].value = " Robert "
+    await U.buttons(dlg.actions)["Rename"].on_click(None)
+    assert rec.popped == 2 and rec.did == [("rename", "Bob", "Robert")]
+    await U.buttons(rows[0])["Merge"].on_click(None)
+    assert list(U.buttons(rec.dialogs[-1].content)) == ["Ann"]  # everyone but Bob
+    await U.buttons(rec.dialogs[-1].content)["Ann"].on_click(None)
+    assert rec.asked[-1][0] == "Merge Bob into Ann?" and len(rec.did) == 1
+    await rec.yes[-1]()
+    await U.buttons(people)["Undo"].on_click(None)
+    assert rec.asked[-1][0] == "Undo this change?" and "annie counts as a player" in rec.asked[-1][1]
+    await rec.yes[-1]()
+    assert rec.did[1:] == [("merge", "Bob", "Ann"), ("undo", 7)]

@@ -33,7 +33,6 @@ from companion.ui import sound as _sound
 from companion.ui.kit import UiContext
 from companion.ui.session import RELOAD, TICKET_SECONDS, Server, Session  # noqa: F401 (re-exported)
 from companion.ui.sessions import delete_now
-from companion.ui.views import history as _history
 from companion.ui.views import moment as _moment
 from companion.ui.views import shared as _shared
 from companion.ui.views.common import undo_words  # noqa: F401 (re-exported)
@@ -324,7 +323,7 @@ class Screen(Session):
             elif self.role == "home":
                 body = self.home()
             elif self.role == "history":
-                body = _history.history_page(self)
+                body = _assemble.history_page(self)
             elif self.role == "join_error":
                 body = self.join_error()
             elif self.role in ("host", "watch"):

@@ -2,9 +2,9 @@
 it needs.
 
 The views under companion/ui/views/ that are functions of what they draw (seats.py, common.py,
-phone.py, display.py, host.py, spectator.py, join.py, rematch.py, home.py: guarded by tests/test_views_private.py) take plain values, small frozen dataclasses of what they show and a
+phone.py, display.py, host.py, spectator.py, join.py, rematch.py, home.py, history.py: guarded by tests/test_views_private.py) take plain values, small frozen dataclasses of what they show and a
 `kit.Calls` of the session's callbacks – never the `Screen`. The functions of this package (a module per view: for_seats, for_common, for_phone,
-for_display, for_host, for_join, for_rematch, for_home) read the screen (its
+for_display, for_host, for_join, for_rematch, for_home, for_history) read the screen (its
 table, seat, language, local choices, slots), build those arguments and place the views in the
 screen's slots; `Screen` takes them as its methods (companion/ui/screens.py)."""
 
@@ -32,6 +32,10 @@ from companion.ui.assemble.for_display import (
     join_qr_dialog,
     redraw_controls,
     redraw_display,
+)
+from companion.ui.assemble.for_history import (
+    history_calls,
+    history_page,
 )
 from companion.ui.assemble.for_home import (
     create_form,
@@ -137,4 +141,6 @@ __all__ = [
     "create_state",
     "create_form",
     "create_table",
+    "history_calls",
+    "history_page",
 ]

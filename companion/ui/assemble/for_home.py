@@ -13,8 +13,8 @@ from companion.games.base import RuleError
 from companion.table.hub import problem_text
 from companion.table.store import StoreError
 from companion.table.table import COLOURS
+from companion.ui.assemble.for_history import history_link
 from companion.ui.views import home as _home
-from companion.ui.views.history import history_link
 
 if TYPE_CHECKING:
     from companion.ui.screens import Screen
