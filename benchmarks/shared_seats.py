@@ -47,8 +47,8 @@ from companion.games import games, spec
 from companion.games.base import RuleError
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore, SQLiteStore
+from companion.ui.assemble import for_shared as S
 from companion.ui.screens import Server
-from companion.ui.views import shared as S
 
 SHARED = (1, 3, 5)  # seats 2, 4 and 6 of 6 play on the shared device
 

@@ -17,8 +17,8 @@ from companion.games.base import RuleError
 from companion.table.hub import Hub
 from companion.table.store import MemoryStore
 from companion.ui import boot
+from companion.ui.assemble import for_shared as S
 from companion.ui.screens import Server
-from companion.ui.views import shared as S
 from tests import ui_harness as U
 
 SEATS = [{"name": "Ann", "shared": True}, {"name": "Bob", "shared": True}, {"name": "Cy"}, {"name": "Di"}]

@@ -21,6 +21,7 @@ from companion.ui.views import join as J
 from companion.ui.views import phone as P
 from companion.ui.views import rematch as R
 from companion.ui.views import seats as S
+from companion.ui.views import shared as SH
 from companion.ui.views import spectator as S_
 from tests import ui_harness as U
 
@@ -576,3 +577,72 @@ async def test_rename_merge_and_undo_ask_first_and_hand_over_what_was_chosen() -
     assert rec.asked[-1][0] == "Undo this change?" and "annie counts as a player" in rec.asked[-1][1]
     await rec.yes[-1]()
     assert rec.did[1:] == [("merge", "Bob", "Ann"), ("undo", 7)]
+
+
+class DeviceRecorder(Recorder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.did: list[tuple[Any, ...]] = []
+
+    def calls(self) -> SH.DeviceCalls:
+        async def rec(*a: Any) -> None:
+            self.did.append(a)
+        return SH.DeviceCalls(lambda s: rec("open", s), lambda: rec("cover"),
+                              lambda k, v: self.did.append(("keep", k, v)), lambda: self.did.append(("poke",)),
+                              lambda s, pin: rec("pin", s, pin), lambda s, pin: rec("set_pin", s, pin))
+
+
+def keyed(controls: Any, key: str) -> Any:
+    (found,) = [c for c in U.controls_of(controls) if getattr(c, "key", None) == key]
+    return found
+
+
+async def test_the_cover_shows_public_facts_and_hands_its_taps_over() -> None:
+    rec = DeviceRecorder()
+    seats = (SH.CoverSeat(0, "Ann", "#E53935"), SH.CoverSeat(2, "Cy", "#1E88E5"), SH.CoverSeat(3, "Di", "#43A047"))
+    drawn = SH.cover_screen("en", SH.Cover("playing", seats, (2, 3), "Bob"), [ft.Text("moment")], rec.calls())
+    shown = U.texts(drawn)
+    assert shown[:2] == ["moment", "Bob is done."]
+    assert "Pass to Cy" in shown and "Tap when only Cy is looking" in shown and "Then: Di" in shown
+    assert keyed(drawn, "uncover:2").bgcolor == "#1E88E5"
+    await keyed(drawn, "uncover:2").on_click(None)
+    await keyed(drawn, "uncover:0").on_click(None)  # (only to look)
+    assert rec.did == [("open", 2), ("open", 0)]
+    assert [c.key for c in U.controls_of(drawn) if str(getattr(c, "key", "")).startswith("uncover:")] == [
+        "uncover:2", "uncover:0", "uncover:3"]
+    done = U.texts(SH.cover_screen("en", SH.Cover("playing", seats, (), None), [], rec.calls()))
+    assert "All shared seats are done: put the device down." in done and "Bob is done." not in done
+    lobby = SH.cover_screen("en", SH.Cover("lobby", seats, (), None), [], rec.calls())
+    assert U.texts(lobby) == ["This device plays for Ann, Cy, Di. The game has not started: put the device down."]
+    assert U.texts(SH.denied("en")) == [i18n.t("en", "ui.shared.denied")]
+
+
+async def test_the_pin_the_seat_screen_and_a_new_pin_from_plain_values() -> None:
+    rec = DeviceRecorder()
+    pin = SH.pin_screen("en", 2, "Cy", "#1E88E5", "12", "Wrong PIN.", rec.calls())
+    field = U.fields(pin)["Cy's PIN"]
+    assert field.value == "12" and "Wrong PIN." in U.texts(pin)
+    field.value = "123"
+    field.on_change(None)
+    field.value = "1234"
+    await U.buttons(pin)["Open"].on_click(None)
+    await U.buttons(pin)["Cancel"].on_click(None)
+    assert rec.did == [("keep", "pin:2", "123"), ("pin", 2, "1234"), ("cover",)]
+    rec.did.clear()
+    card = SH.set_pin_card("en", 2, "", rec.calls())
+    new = U.fields(card)["New PIN (4 digits)"]
+    new.value = " 4321 "
+    new.on_change(None)
+    await U.buttons(card)["Set PIN"].on_click(None)
+    assert rec.did == [("keep", "pin-new:2", " 4321 "), ("poke",), ("set_pin", 2, "4321")]
+    screen = SH.seat_screen("en", "Cy", "#1E88E5", [ft.Text("the game")], card, rec.calls())
+    assert U.texts(screen)[:3] == ["Cy's screen", "Done – cover", "the game"]
+    assert [c.key for c in U.controls_of(screen) if isinstance(c, ft.FilledButton)] == ["cover", "cover-end"]
+    await keyed(screen, "cover-end").on_click(None)
+    assert rec.did[-1] == ("cover",)
+    popped: list[int] = []
+    dlg = SH.device_link_dialog("en", "http://x.test/shared/ABCD?d=t", lambda: popped.append(1))
+    assert {c.url.url for c in U.controls_of(dlg.content) if getattr(c, "url", None)} == {
+        "http://x.test/shared/ABCD?d=t"}
+    dlg.actions[0].on_click(None)
+    assert popped == [1]

@@ -21,7 +21,7 @@ DRAWING = [*VIEWS, Path(sound.__file__)]  # what reads the screen to draw it
 SCREEN_NAMES = {"scr", "screen"}  # what the views call the screen, besides a parameter typed Screen
 ATTR_CALLS = {"getattr", "setattr", "hasattr", "delattr"}
 # The views that are functions of what they draw: no Screen in them at all (issue 32.3's last part).
-CONVERTED = ["seats.py", "common.py", "phone.py", "display.py", "host.py", "spectator.py", "join.py", "rematch.py", "home.py", "history.py",
+CONVERTED = ["seats.py", "common.py", "phone.py", "display.py", "host.py", "spectator.py", "join.py", "rematch.py", "home.py", "history.py", "shared.py",
              "moment.py"]  # (moment.py: (ctx, seen) already)
 
 

@@ -30,11 +30,11 @@ import flet as ft
 from companion.ui import assemble as _assemble
 from companion.ui import kit
 from companion.ui import sound as _sound
+from companion.ui.assemble import for_shared as _shared
 from companion.ui.kit import UiContext
 from companion.ui.session import RELOAD, TICKET_SECONDS, Server, Session  # noqa: F401 (re-exported)
 from companion.ui.sessions import delete_now
 from companion.ui.views import moment as _moment
-from companion.ui.views import shared as _shared
 from companion.ui.views.common import undo_words  # noqa: F401 (re-exported)
 from companion.ui.views.host import qr_base64, qr_png  # noqa: F401 (re-exported)
 from companion.ui.views.seats import SeatSection  # noqa: F401 (re-exported)
@@ -130,7 +130,7 @@ class Screen(Session):
         self._frame: Frame | None = None  # what the screen's frame (all but the two slots) showed when last built
         self.join_field: ft.TextField | None = None  # the join screen's name field, as last drawn (views/join.py)
         self.seen = _moment.Seen()  # the reveals its moments have seen (views/moment.py): new for each address
-        self.shared = _shared.Shared()  # the shared device's cover (views/shared.py)
+        self.shared = _shared.Shared()  # the shared device's cover (assemble/for_shared.py)
         self.sound = _sound.Chime()  # its reveal chime: on or off, the last reveal chimed for (ui/sound.py)
         self._width_class = 0
 

@@ -2,9 +2,9 @@
 it needs.
 
 The views under companion/ui/views/ that are functions of what they draw (seats.py, common.py,
-phone.py, display.py, host.py, spectator.py, join.py, rematch.py, home.py, history.py: guarded by tests/test_views_private.py) take plain values, small frozen dataclasses of what they show and a
+phone.py, display.py, host.py, spectator.py, join.py, rematch.py, home.py, history.py, shared.py: guarded by tests/test_views_private.py) take plain values, small frozen dataclasses of what they show and a
 `kit.Calls` of the session's callbacks – never the `Screen`. The functions of this package (a module per view: for_seats, for_common, for_phone,
-for_display, for_host, for_join, for_rematch, for_home, for_history) read the screen (its
+for_display, for_host, for_join, for_rematch, for_home, for_history, for_shared) read the screen (its
 table, seat, language, local choices, slots), build those arguments and place the views in the
 screen's slots; `Screen` takes them as its methods (companion/ui/screens.py)."""
 

@@ -21,7 +21,7 @@ def can_reveal(scr: Screen) -> bool:
 
 
 def host_calls(scr: Screen) -> _host.HostCalls:
-    from companion.ui.views.shared import show_device_link
+    from companion.ui.assemble.for_shared import show_device_link
 
     def undo_note() -> dict[str, Any] | None:
         t = scr.table
