@@ -19,7 +19,9 @@ page's clock (navigation start → the button found; polled every 0.1 s). WebKit
 timed under WebDriver, whose profile is ephemeral (no HTTP cache, no storage: a return visit
 there would be a second first join); its return visit is counted in bytes only, in a plain
 MiniBrowser on a persistent profile (`minibrowser_return`: opened, closed after
---webkit-settle s, opened again; the join screen, not seated; no time). `--encodings default` = everything the server offers (each engine takes its best: Safari
+--webkit-settle s, opened again; ours seated in between – the join's POST and its `?s=` page – so
+the return is a seated phone's, its page with "You are …"; no page clock: the page's response
+complete at the proxy, from the MiniBrowser's start). `--encodings default` = everything the server offers (each engine takes its best: Safari
 brotli, Firefox zstd); ratios against stock Flet are printed per engine.
 
 Network: Chrome DevTools `Network.emulateNetworkConditions` (30 Mbit/s down and up, 20 ms
@@ -536,32 +538,77 @@ async def proxied_visit(engine: str, profile: Path, proxy: Any, url: str, ready:
         await b.stop()
 
 
-async def minibrowser_return(profile: Path, proxy: Any, url: str, settle: float) -> dict[str, Any]:
+async def minibrowser_return(profile: Path, proxy: Any, url: str, settle: float,
+                             seat: bool = False) -> dict[str, Any]:
     """WebKit's return visit, bytes only: a plain MiniBrowser (no WebDriver, so its profile – XDG
-    cache and data folders of its own – keeps an HTTP cache) opens the join page, is closed after
-    `settle` seconds, and opens it again; every byte that crossed the proxy in the second
-    `settle` seconds is counted (an upper bound: also what came after the screen was usable; the
-    phone is not seated – nothing taps it – so this is a return to the join screen). No time."""
+    cache and data folders of its own, and a persistent cookie file – keeps an HTTP cache, its
+    storage and its cookies) opens the join page, is closed after `settle` seconds, and opens it
+    again; every byte that crossed the proxy in the second `settle` seconds is counted (an upper
+    bound: also what came after the screen was usable).
+
+    `seat` (ours): a seated phone's return visit. A plain MiniBrowser cannot be tapped, so between
+    the two the phone sits down as the HTML join screen's tap does: the same `POST /t/CODE/join`
+    (a free seat), then the page the tap leads to, `/t/CODE?s=TOKEN`, opened in this MiniBrowser
+    for `settle` seconds (the app stores the token; the page keeps it in the `tc_seat` cookie,
+    read back from the cookie file to check). The return visit then opens `/t/CODE` with that
+    cookie: its page carries the seat's "You are …" (join_page.seated_html). No page clock without
+    a driver: `page_s` = the page's response complete at the proxy, from the MiniBrowser's start
+    (its own start-up included) – when the HTML seat screen can be drawn, not when it was."""
+    import sqlite3
+
     from tests.browser.engines import MINIBROWSER
 
     exe = next(p for p in MINIBROWSER if os.path.exists(p))
     env = {**os.environ, "XDG_CACHE_HOME": str(profile / "mb-cache"), "XDG_DATA_HOME": str(profile / "mb-data"),
            "XDG_CONFIG_HOME": str(profile / "mb-config"), "LANG": "en_US.UTF-8"}
+    cookies = profile / "mb-cookies.sqlite"
+    path = url.split("://", 1)[-1].split("/", 1)[-1]
+    path = "/" + path if path else "/"
     out: dict[str, Any] = {}
-    for which in ("prime", "return"):
+    steps: list[tuple[str, str]] = [("prime", url)]
+    if seat:
+        steps.append(("sit", url))
+    steps.append(("return", url))
+    for which, target in steps:
+        if which == "sit":
+            def sit() -> str:  # (in a thread: the proxy runs in this event loop)
+                with urllib.request.urlopen(url + "/seats", timeout=30) as r:
+                    free = [x["i"] for x in json.loads(r.read())["seats"] if x["state"] == "free"]
+                req = urllib.request.Request(url + "/join", method="POST",
+                                             headers={"Content-Type": "application/json"},
+                                             data=json.dumps({"seat": free[-1], "name": "Wendy", "page": None,
+                                                              "lang": "en"}).encode())
+                with urllib.request.urlopen(req, timeout=30) as r:
+                    return str(json.loads(r.read())["token"])
+
+            token = await asyncio.to_thread(sit)
+            target = f"{url}?s={urllib.request.quote(token)}"
         proxy.reset()
-        mb = subprocess.Popen([exe, url], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        t0 = time.monotonic()
+        mb = subprocess.Popen([exe, f"--cookies-file={cookies}", target], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        page_s = None
         try:
-            await asyncio.sleep(settle)
+            while time.monotonic() - t0 < settle:
+                if page_s is None and any((r["request"].split(" ") + ["", ""])[1].split("?")[0] == path
+                                          for r in list(proxy.responses)):
+                    page_s = time.monotonic() - t0
+                await asyncio.sleep(0.05)
         finally:
             mb.terminate()
             try:
                 mb.wait(20)
             except subprocess.TimeoutExpired:
                 mb.kill()
-        out[which] = {"bytes": proxy.bytes_down, "requests": len(proxy.responses),
+        out[which] = {"bytes": proxy.bytes_down, "requests": len(proxy.responses), "page_s": page_s,
                       "statuses": [r["status"] for r in proxy.responses],
                       "responses": [(r["request"], r["status"], r["bytes"]) for r in proxy.responses]}
+        if which == "sit":
+            with contextlib.closing(sqlite3.connect(cookies)) as db:
+                names = [n for (n,) in db.execute("SELECT name FROM moz_cookies")]
+            out["seated_cookie"] = "tc_seat" in names
+            if not out["seated_cookie"]:
+                raise RuntimeError(f"webkit: no tc_seat cookie after the seated visit (cookies: {names})")
         await asyncio.sleep(1.0)
     return out
 
@@ -578,7 +625,8 @@ async def proxied_measure(engine: str, proxy: Any, url: str, first_ready: str, r
                                     then_ready=return_ready, server_pid=server_pid)
         if engine == "webkit":
             if webkit_settle > 0:
-                first["minibrowser_return"] = await minibrowser_return(profile, proxy, url, webkit_settle)
+                first["minibrowser_return"] = await minibrowser_return(profile, proxy, url, webkit_settle,
+                                                                       seat=click is not None)
             return first, []
         again = [await proxied_visit(engine, profile, proxy, url, return_ready, server_pid=server_pid)
                  for _ in range(returns)]
@@ -742,8 +790,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                                                              if "reload" in a)
                         if "minibrowser_return" in f:
                             mr = f["minibrowser_return"]
-                            ret = (f"MiniBrowser return (bytes in {args.webkit_settle:g} s) "
-                                   f"{mr['return']['bytes'] / 1e3:.1f} kB {mr['return']['requests']} req "
+                            pg = mr["return"]["page_s"]
+                            ret = (f"MiniBrowser {'seated ' if mr.get('seated_cookie') else ''}return "
+                                   f"(bytes in {args.webkit_settle:g} s) "
+                                   f"{mr['return']['bytes'] / 1e3:.1f} kB {mr['return']['requests']} req, "
+                                   f"page in at {'–' if pg is None else f'{pg:.2f}'} s from the browser's start "
                                    f"(its priming load {mr['prime']['bytes'] / 1e6:.2f} MB)")
                         fl = f" (HTML seat buttons; Flutter's {f['flutter_seconds']:.2f} s)" if f.get("html") else ""
                         print(f"   {label} · {v['name']}: first {f['seconds']:.2f} s{fl} {f['bytes'] / 1e6:.2f} MB "
@@ -766,6 +817,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         mbr = [x["minibrowser_return"]["return"]["bytes"] for x in firsts if "minibrowser_return" in x]
         if mbr:
             row["return kB (MiniBrowser, no time)"] = median(mbr) / 1e3
+            pgs = [x["minibrowser_return"]["return"]["page_s"] for x in firsts if "minibrowser_return" in x]
+            if all(p is not None for p in pgs):
+                row["return page in s (MiniBrowser: from its start)"] = median(pgs)
         if agains:
             row.update({"return s": median([x["seconds"] for x in agains]),
                         "return kB": median([x["bytes"] for x in agains]) / 1e3,
