@@ -605,10 +605,18 @@ async def minibrowser_return(profile: Path, proxy: Any, url: str, settle: float,
                       "responses": [(r["request"], r["status"], r["bytes"]) for r in proxy.responses]}
         if which == "sit":
             with contextlib.closing(sqlite3.connect(cookies)) as db:
-                names = [n for (n,) in db.execute("SELECT name FROM moz_cookies")]
-            out["seated_cookie"] = "tc_seat" in names
+                kept = dict(db.execute("SELECT name, value FROM moz_cookies"))
+            out["seated_cookie"] = "tc_seat" in kept
             if not out["seated_cookie"]:
-                raise RuntimeError(f"webkit: no tc_seat cookie after the seated visit (cookies: {names})")
+                raise RuntimeError(f"webkit: no tc_seat cookie after the seated visit (cookies: {list(kept)})")
+
+            def page_with_cookie(seat: str = kept["tc_seat"]) -> str:  # the return visit's page: the seat's screen
+                req = urllib.request.Request(url, headers={"Cookie": f"tc_seat={seat}"})
+                with urllib.request.urlopen(req, timeout=30) as r:
+                    return r.read().decode()
+
+            if " data-seated " not in await asyncio.to_thread(page_with_cookie):
+                raise RuntimeError("webkit: the page asked with the kept tc_seat cookie is not the seated screen")
         await asyncio.sleep(1.0)
     return out
 
@@ -859,7 +867,7 @@ def main() -> None:
     ap.add_argument("--mbit", type=float, default=30.0)
     ap.add_argument("--latency", type=float, default=20.0)
     ap.add_argument("--engines", default="chromium",
-                    help="chromium, chromium-cpuN (CPU N× slower), webkit (first join only), firefox; "
+                    help="chromium, chromium-cpuN (CPU N× slower), webkit (first join timed; a seated return in MiniBrowser, bytes), firefox; "
                          "webkit and firefox through the benchmark's throttling proxy (webkit: under xvfb-run -a)")
     ap.add_argument("--webkit-settle", type=float, default=30.0,
                     help="WebKit's return visit (bytes only) in a plain MiniBrowser on a persistent profile: "
