@@ -646,3 +646,21 @@ async def test_the_pin_the_seat_screen_and_a_new_pin_from_plain_values() -> None
         "http://x.test/shared/ABCD?d=t"}
     dlg.actions[0].on_click(None)
     assert popped == [1]
+
+
+def test_a_refusal_or_a_store_failure_is_said_in_the_screens_language() -> None:
+    """Session.refused: the one place a home/rematch/create refusal becomes a message – a RuleError in its
+    own words, a StoreError as "ui.err.store" – in the screen's language, as an error toast."""
+    from types import SimpleNamespace
+
+    from companion import i18n
+    from companion.games.base import RuleError
+    from companion.table.store import StoreError
+    from companion.ui.session import Session
+
+    said: list[tuple[str, bool]] = []
+    scr = SimpleNamespace(t=lambda key, **kw: i18n.t("fr", key, **kw), toast=lambda m, e=False: said.append((m, e)))
+    Session.refused(scr, RuleError("tbl.err.seat_taken"))  # type: ignore[arg-type]
+    Session.refused(scr, StoreError("store.full", "/x", "disk full"))  # type: ignore[arg-type]
+    assert said == [(i18n.t("fr", "tbl.err.seat_taken"), True), (i18n.t("fr", "ui.err.store"), True)]
+    assert all(not m.startswith(("tbl.", "ui.")) for m, _ in said), said  # words, not keys

@@ -481,11 +481,13 @@ class Session(Credentials, Presence, Storage):
         assert self.table is not None
         try:
             return await self.table.request(token if token is not None else self.token, op)
-        except RuleError as e:
-            self.toast(self.t(e.key, **e.params), True)
-        except StoreError:
-            self.toast(self.t("ui.err.store"), True)
+        except (RuleError, StoreError) as e:
+            self.refused(e)
         return None
+
+    def refused(self, e: RuleError | StoreError) -> None:
+        """A refusal (its own words) or a store that cannot write, said in this screen's language."""
+        self.toast(self.t(e.key, **e.params) if isinstance(e, RuleError) else self.t("ui.err.store"), True)
 
     async def set_lang(self, lang: str) -> None:
         self.lang = lang

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -105,27 +106,24 @@ def history_calls(scr: Screen) -> _history.HistoryCalls:
         scr.local["hist:shown"] = n
         scr.render(force=True)
 
-    async def rename(name: str, new: str) -> None:
+    async def change(do: Callable[..., Any], name: str, other: str, said: str, **words: str) -> None:
+        """A rename or a merge of the history's names: on the host's own computer only; its refusal
+        or the store's failure said, else what was done – and the page read again."""
         if not scr.server.is_host_machine(scr.conn):
             return
         try:
-            await asyncio.to_thread(history.rename, scr.hub.store, name, new)
+            await asyncio.to_thread(do, scr.hub.store, name, other)
         except (history.HistoryError, StoreError) as ex:
             fail(scr, ex)
             return
-        scr.toast(scr.t("hist.ui.renamed", name=name, new=new))
+        scr.toast(scr.t(said, name=name, **words))
         await changed(scr)
 
+    async def rename(name: str, new: str) -> None:
+        await change(history.rename, name, new, "hist.ui.renamed", new=new)
+
     async def merge(name: str, into: str) -> None:
-        if not scr.server.is_host_machine(scr.conn):
-            return
-        try:
-            await asyncio.to_thread(history.merge, scr.hub.store, name, into)
-        except (history.HistoryError, StoreError) as ex:
-            fail(scr, ex)
-            return
-        scr.toast(scr.t("hist.ui.merged", name=name, into=into))
-        await changed(scr)
+        await change(history.merge, name, into, "hist.ui.merged", into=into)
 
     async def undo(alias: Any) -> None:
         if not scr.server.is_host_machine(scr.conn):

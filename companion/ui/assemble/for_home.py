@@ -33,11 +33,8 @@ def home_calls(scr: Screen) -> _home.HomeCalls:
             return
         try:
             scr.hub.delete(code)
-        except RuleError as ex:
-            scr.toast(scr.t(ex.key, **ex.params), True)
-            return
-        except StoreError:
-            scr.toast(scr.t("ui.err.store"), True)
+        except (RuleError, StoreError) as ex:
+            scr.refused(ex)
             return
         scr.toast(scr.t("ui.home.deleted", code=code))
         scr.render(force=True)
@@ -150,11 +147,8 @@ async def create_table(scr: Screen) -> None:
               "shared": shared[i]} for i in range(loc["n"])]
     try:
         table = await asyncio.to_thread(scr.hub.create, game.ID, given, seats)
-    except RuleError as ex:
-        scr.toast(scr.t(ex.key, **ex.params), True)
-        return
-    except StoreError:
-        scr.toast(scr.t("ui.err.store"), True)
+    except (RuleError, StoreError) as ex:
+        scr.refused(ex)
         return
     # The key goes into this browser's storage and, when the page loads again, into the
     # table's host cookie – never into the address (companion/ui/boot.py).

@@ -57,10 +57,7 @@ async def play_again(scr: Screen, code: str, options: dict[str, Any] | None) -> 
         return
     try:
         new = await scr.hub.rematch_async(code, options)
-    except RuleError as ex:
-        scr.toast(scr.t(ex.key, **ex.params), True)
-        return
-    except StoreError:
-        scr.toast(scr.t("ui.err.store"), True)
+    except (RuleError, StoreError) as ex:
+        scr.refused(ex)
         return
     await scr.become_host(new.code, new.host_token)
